@@ -243,6 +243,9 @@ def run_test(python: Path, subject_root: Path, overlay: Path, mods: list[str], n
     result_path = workdir / f"{tag}.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"     # never write into the subject
+    # Third-party plugins stay out of the harness: pytest-benchmark, for one,
+    # creates .benchmarks/ in the cwd (the subject root) on every run.
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     for k, v in (determinism or {}).items():
         if k.isupper():
             env[k] = str(v)
@@ -341,6 +344,7 @@ def check_instance(inst_dir: Path, runs: int, subject_override: str | None, verb
                                f"({r['message'][:80]!r}), want {exp['type']} at "
                                f"{exp['file']}:{exp['function']}:{exp['line']}"), notes
             signatures.add((got, r["message"]))
+            project_frames = [f for f in r["frames"] if Path(f["file"]).resolve().is_relative_to(buggy.resolve())]
             if verbose:
                 notes.append(f"BUGGY run {i+1}: {r['type']}: {r['message'][:100]}")
         if len(signatures) != 1:
@@ -357,9 +361,12 @@ def check_instance(inst_dir: Path, runs: int, subject_override: str | None, verb
             for m, f in res["module_files"].items():
                 if f is None or not Path(f).resolve().is_relative_to(ref.resolve()):
                     return False, f"REFERENCE run {i+1}: module {m} loaded from {f}, not the overlay", notes
-        in_try = crash_line_in_try(expected_file, exp["function"], int(exp["line"]))
-        if in_try:
-            notes.append("warning: crash line is inside a try block of the module")
+        # Preference, not a rule: no project frame on the crash path (the crash
+        # line or a call site in the module) sits inside a try body.
+        for f in project_frames:
+            if crash_line_in_try(Path(f["file"]), f["function"], f["line"]):
+                rel = Path(f["file"]).resolve().relative_to(buggy.resolve())
+                notes.append(f"warning: {rel}:{f['function']}:{f['line']} is inside a try block of the module")
         (_, msg), = signatures
     return True, f"{exp['type']}: {msg[:60]!r} at {exp['file']}:{exp['function']}:{exp['line']}", notes
 
