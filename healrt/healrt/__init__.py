@@ -1,0 +1,6 @@
+"""healrt: the HealBench runtime that pauses a Python program at a crash in project code.
+
+See docs/control-protocol.md for the contract with the controller.
+"""
+
+PROTOCOL_VERSION = 1

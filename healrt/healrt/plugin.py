@@ -1,0 +1,66 @@
+"""pytest plugin: swaps in the project modules before collection and records the target test's fate."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any, Callable, Generator
+
+import pytest
+
+DETAIL_CAP = 2_000
+
+
+@dataclasses.dataclass
+class TargetRecord:
+    ran: bool = False
+    proceeded: bool = True
+    passed: bool = True
+    details: list[str] = dataclasses.field(default_factory=list)
+
+
+class OutcomePlugin:
+    def __init__(self, target_file: str, target_name: str, before_collection: Callable[[], None]) -> None:
+        self._target_file = target_file
+        self._target_name = target_name
+        self._before_collection = before_collection
+        self.record = TargetRecord()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> None:
+        self._before_collection()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        # A wrapper: by the time the inner hooks return, pytest's unittest support has moved a
+        # TestCase's failure into call.excinfo.
+        report = yield
+        if self._is_target(item):
+            self._record(call, report)
+        return report
+
+    def _is_target(self, item: pytest.Item) -> bool:
+        if os.path.realpath(str(item.path)) != self._target_file:
+            return False
+        return not self._target_name or item.nodeid.partition("::")[2] == self._target_name
+
+    def _record(self, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+        record = self.record
+        if call.when == "call":
+            record.ran = True
+            if call.excinfo is not None and not call.excinfo.errisinstance(AssertionError):
+                record.proceeded = False
+        if report.skipped:
+            return  # a skipped test neither passes nor fails; a target that never ran is caught by `ran`
+        if not report.passed:
+            record.passed = False
+            if call.excinfo is not None:
+                record.details.append(f"{call.excinfo.typename}: {call.excinfo.value}"[:DETAIL_CAP])
+
+    def outcome_fields(self) -> dict[str, Any]:
+        record = self.record
+        return {
+            "proceeded": record.ran and record.proceeded,
+            "passed": record.ran and record.passed,
+            "detail": "; ".join(record.details)[:DETAIL_CAP] if record.details else ("" if record.ran else "target test did not run"),
+        }

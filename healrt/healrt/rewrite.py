@@ -1,0 +1,231 @@
+"""AST rewriting of a project module: wrap every executable simple statement in a crash handler.
+
+Each wrapped statement becomes (locations copied from the original, so tracebacks are unchanged):
+
+    _healrt_hits[SITE] += 1
+    while True:
+        try:
+            STMT
+        except BaseException:
+            match _healrt_rt.handle(SITE):
+                case 0: raise                      # not healed: propagate untouched
+                case 1: continue                   # retry
+                case 3: return _healrt_rt.return_value()   # only where `return` is legal
+        break
+
+The handler binds no name (no `as`, literal `case` patterns only), so class bodies and module
+namespaces are not polluted. `return EXPR` becomes a wrapped `_return_ = EXPR` followed by
+`return _return_`; functions containing one pre-bind `_return_ = None` so that `skip` at a return
+site returns whatever the heal left in the slot.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from .sites import Guard, SiteTable
+
+RETURN_SLOT = "_return_"
+PROPAGATE, RETRY, SKIP, RETURN = 0, 1, 2, 3
+
+# Statements with nothing executable to fail, or that must stay where they are.
+_NOT_WRAPPED = (ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Scope:
+    qualname: str | None  # None at module level
+    function_span: tuple[int, int] | None
+    in_function: bool
+    can_return: bool  # False at module/class level and in async generators (no `return value`)
+
+
+def rewrite_module(tree: ast.Module, file: str, source: str, table: SiteTable) -> ast.Module:
+    table.add_file(file, source)
+    rewriter = _Rewriter(file, source, table)
+    tree.body = rewriter.body(tree.body, _Scope(None, None, False, False), (), qual_prefix="")
+    return ast.fix_missing_locations(tree)
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
+
+
+def _targets(stmt: ast.stmt) -> tuple[str, ...]:
+    if isinstance(stmt, ast.Assign):
+        return tuple(name for target in stmt.targets for name in _bound_names(target))
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+        return tuple(_bound_names(stmt.target))
+    return ()
+
+
+class _DirectNodes(ast.NodeVisitor):
+    """Collects Return/Yield nodes of one function body, not descending into nested scopes."""
+
+    def __init__(self) -> None:
+        self.returns_value = False
+        self.yields = False
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        return
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_ClassDef = visit_FunctionDef
+    visit_Lambda = visit_FunctionDef
+
+    def visit_Return(self, node: ast.Return) -> None:
+        self.returns_value = self.returns_value or node.value is not None
+
+    def visit_Yield(self, node: ast.AST) -> None:
+        self.yields = True
+
+    visit_YieldFrom = visit_Yield
+
+
+class _Rewriter:
+    def __init__(self, file: str, source: str, table: SiteTable) -> None:
+        self._file = file
+        self._source = source
+        self._table = table
+
+    def body(
+        self, stmts: list[ast.stmt], scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str
+    ) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for index, stmt in enumerate(stmts):
+            if index == 0 and _is_docstring(stmt):
+                out.append(stmt)
+                continue
+            out.extend(self.statement(stmt, scope, guards, qual_prefix))
+        return out
+
+    def statement(
+        self, stmt: ast.stmt, scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str
+    ) -> list[ast.stmt]:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._function(stmt, qual_prefix)
+            return [stmt]
+        if isinstance(stmt, ast.ClassDef):
+            qualname = qual_prefix + stmt.name
+            class_scope = _Scope(qualname, scope.function_span, False, False)
+            stmt.body = self.body(stmt.body, class_scope, (), qualname + ".")
+            return [stmt]
+        if isinstance(stmt, (ast.Try, ast.TryStar)):
+            handler_types = tuple(
+                ast.unparse(handler.type) if handler.type is not None else None
+                for handler in stmt.handlers
+            )
+            inner = (Guard("try", handler_types), *guards) if stmt.handlers else guards
+            stmt.body = self.body(stmt.body, scope, inner, qual_prefix)
+            for handler in stmt.handlers:
+                handler.body = self.body(handler.body, scope, guards, qual_prefix)
+            stmt.orelse = self.body(stmt.orelse, scope, guards, qual_prefix)
+            stmt.finalbody = self.body(stmt.finalbody, scope, guards, qual_prefix)
+            return [stmt]
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            managers = tuple(ast.unparse(item.context_expr) for item in stmt.items)
+            stmt.body = self.body(stmt.body, scope, (Guard("with", managers), *guards), qual_prefix)
+            return [stmt]
+        if isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                case.body = self.body(case.body, scope, guards, qual_prefix)
+            return [stmt]
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+            stmt.body = self.body(stmt.body, scope, guards, qual_prefix)
+            stmt.orelse = self.body(stmt.orelse, scope, guards, qual_prefix)
+            return [stmt]
+        return self._simple(stmt, scope, guards)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qual_prefix: str) -> None:
+        qualname = qual_prefix + node.name
+        direct = _DirectNodes()
+        for stmt in node.body:
+            direct.visit(stmt)
+        first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        is_async_generator = isinstance(node, ast.AsyncFunctionDef) and direct.yields
+        scope = _Scope(qualname, (first_line, node.end_lineno or node.lineno), True, not is_async_generator)
+        body = self.body(node.body, scope, (), qualname + ".<locals>.")
+        if direct.returns_value:
+            docstring = body[:1] if _is_docstring(node.body[0]) else []
+            prebind = ast.copy_location(
+                ast.Assign(targets=[ast.Name(RETURN_SLOT, ast.Store())], value=ast.Constant(None)),
+                node.body[0],
+            )
+            body = [*docstring, prebind, *body[len(docstring):]]
+        node.body = body
+
+    def _simple(self, stmt: ast.stmt, scope: _Scope, guards: tuple[Guard, ...]) -> list[ast.stmt]:
+        if isinstance(stmt, _NOT_WRAPPED) or _is_docstring(stmt):
+            return [stmt]
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            return [stmt]
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+            return [stmt]
+        if isinstance(stmt, ast.Return) and stmt.value is None:
+            return [stmt]
+        site = self._table.add(
+            file=self._file,
+            line=stmt.lineno,
+            end_line=stmt.end_lineno or stmt.lineno,
+            col=stmt.col_offset,
+            end_col=stmt.end_col_offset or 0,
+            kind=type(stmt).__name__.lower(),
+            targets=_targets(stmt),
+            source=ast.get_source_segment(self._source, stmt) or "",
+            function=scope.qualname if scope.in_function else None,
+            function_span=scope.function_span if scope.in_function else None,
+            can_return=scope.can_return,
+            guards=guards,
+        )
+        if isinstance(stmt, ast.Return):
+            assert stmt.value is not None
+            into_slot = ast.Assign(targets=[ast.Name(RETURN_SLOT, ast.Store())], value=stmt.value)
+            return_slot = ast.Return(value=ast.Name(RETURN_SLOT, ast.Load()))
+            wrapped = self._wrap(ast.copy_location(into_slot, stmt), site.id, scope.can_return)
+            return [*wrapped, ast.copy_location(return_slot, stmt)]
+        return self._wrap(stmt, site.id, scope.can_return)
+
+    @staticmethod
+    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool) -> list[ast.stmt]:
+        def case(value: int, action: ast.stmt) -> ast.match_case:
+            return ast.match_case(pattern=ast.MatchValue(ast.Constant(value)), body=[action])
+
+        def runtime_call(method: str, *args: ast.expr) -> ast.Call:
+            func = ast.Attribute(ast.Name("_healrt_rt", ast.Load()), method, ast.Load())
+            return ast.Call(func=func, args=list(args), keywords=[])
+
+        cases = [case(PROPAGATE, ast.Raise()), case(RETRY, ast.Continue())]
+        if can_return:
+            cases.append(case(RETURN, ast.Return(runtime_call("return_value"))))
+        handler = ast.ExceptHandler(
+            type=ast.Name("BaseException", ast.Load()),
+            name=None,
+            body=[ast.Match(subject=runtime_call("handle", ast.Constant(site_id)), cases=cases)],
+        )
+        guarded = ast.Try(body=[], handlers=[handler], orelse=[], finalbody=[])
+        loop = ast.While(test=ast.Constant(True), body=[guarded, ast.Break()], orelse=[])
+        counter = ast.AugAssign(
+            target=ast.Subscript(ast.Name("_healrt_hits", ast.Load()), ast.Constant(site_id), ast.Store()),
+            op=ast.Add(),
+            value=ast.Constant(1),
+        )
+        new_nodes: list[ast.stmt] = [counter, loop]
+        # Generated nodes take the statement's location; the statement is inserted only afterwards
+        # so that its own (precise) locations are kept.
+        for node in new_nodes:
+            for child in ast.walk(node):
+                if isinstance(child, (ast.stmt, ast.expr, ast.excepthandler, ast.pattern)):
+                    ast.copy_location(child, stmt)
+        guarded.body = [stmt]
+        return new_nodes

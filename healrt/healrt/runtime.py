@@ -1,0 +1,145 @@
+"""The runtime: decides at each crash whether to pause, and serves the controller while paused."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+import types
+from typing import Any
+
+from .catching import never_intercepted, same_file, would_be_caught
+from .context import build_context
+from .heal import run_heal, run_probe
+from .rewrite import PROPAGATE, RETRY, RETURN, SKIP
+from .session import Session
+from .sites import SiteTable
+from .spec import Spec
+
+_RESUME_ACTIONS = {"skip": SKIP, "retry": RETRY, "return": RETURN}
+
+
+@dataclasses.dataclass
+class Counters:
+    heal_points: int = 0
+    heals_applied: int = 0
+    heals_rejected: int = 0
+    rejections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
+class Hooks:
+    """The only object instrumented modules see (as `_healrt_rt`): two callables, no state."""
+
+    __slots__ = ("handle", "return_value")
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.handle = runtime.handle
+        self.return_value = runtime.return_value
+
+
+class Runtime:
+    def __init__(self, spec: Spec, session: Session | None) -> None:
+        self.spec = spec
+        self.session = session
+        self.table = SiteTable()
+        self.counters = Counters()
+        self.hooks = Hooks(self)
+        self._intercepting = spec.intercept and session is not None
+        # Held while paused: a crash in code run by a probe/heal (or in another thread) propagates.
+        self._pause_lock = threading.Lock()
+        # Exceptions already let through after a pause (reraise, cap); they must not pause again in
+        # outer frames. Strong references keep their ids unique; there are at most a few.
+        self._released: dict[int, BaseException] = {}
+        self._return_values = threading.local()
+
+    # ------------------------------------------------------------ called from instrumented code
+
+    def handle(self, site_id: int) -> int:
+        exc = sys.exc_info()[1]
+        if exc is None or not self._intercepting or never_intercepted(exc) or id(exc) in self._released:
+            return PROPAGATE
+        if not self._pause_lock.acquire(blocking=False):
+            return PROPAGATE
+        try:
+            return self._crash(exc, site_id, sys._getframe(1))
+        finally:
+            self._pause_lock.release()
+
+    def return_value(self) -> Any:
+        value = self._return_values.value
+        del self._return_values.value
+        return value
+
+    # ------------------------------------------------------------ pausing
+
+    def _crash(self, exc: BaseException, site_id: int, frame: types.FrameType) -> int:
+        site = self.table.sites[site_id]
+        if would_be_caught(exc, frame, site, self.table, self.spec.target_file, self._note_undecided):
+            return PROPAGATE
+        if self.counters.heal_points >= self.spec.max_heal_points:
+            self.event("heal_point_cap", file=site.file, line=site.line, cap=self.spec.max_heal_points)
+            return self._release(exc)
+        self.counters.heal_points += 1
+        context = build_context(self.counters.heal_points, exc, frame, site, self.table, self._test_frame(frame))
+        assert self.session is not None
+        self.session.send({"type": "crash", "context": context})
+        return self._serve(exc, frame, site_id)
+
+    def _serve(self, exc: BaseException, frame: types.FrameType, site_id: int) -> int:
+        assert self.session is not None
+        site = self.table.sites[site_id]
+        while True:
+            message = self.session.receive()
+            if message is None:
+                # The controller is gone: behave as if healrt were absent from now on.
+                self._intercepting = False
+                return self._release(exc)
+            command = message.get("cmd")
+            if command == "probe":
+                result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)))
+                self.session.send({"type": "probe_result", "id": message.get("id"), **result})
+            elif command == "heal":
+                resume = str(message.get("resume") or "skip")
+                healed = run_heal(str(message.get("code", "")), frame, site, resume)
+                if healed.reason == "forbidden":
+                    self.counters.heals_rejected += 1
+                    self.counters.rejections.append({"heal_point": self.counters.heal_points,
+                                                     "reason": healed.message})
+                if healed.dropped:
+                    self.event("heal_dropped_names", names=healed.dropped,
+                               message="a heal cannot create a new local name of a function")
+                self.session.send({
+                    "type": "heal_result", "id": message.get("id"), "ok": healed.ok,
+                    "error": None if healed.ok else {"reason": healed.reason, "message": healed.message},
+                    "traceback": healed.traceback, "changed": healed.changed, "resume": resume,
+                })
+                if healed.ok:
+                    self.counters.heals_applied += 1
+                    if resume == "return":
+                        self._return_values.value = healed.return_value
+                    return _RESUME_ACTIONS[resume]
+            elif command == "reraise":
+                return self._release(exc)
+            else:
+                self.event("bad_command", message=f"unknown or unexpected command {command!r}")
+
+    def _release(self, exc: BaseException) -> int:
+        self._released[id(exc)] = exc
+        return PROPAGATE
+
+    def _test_frame(self, frame: types.FrameType) -> types.FrameType | None:
+        from_frame: types.FrameType | None = frame
+        while from_frame is not None:
+            if same_file(from_frame.f_code.co_filename, self.spec.target_file):
+                return from_frame
+            from_frame = from_frame.f_back
+        return None
+
+    # ------------------------------------------------------------ events
+
+    def event(self, kind: str, **fields: Any) -> None:
+        if self.session is not None:
+            self.session.send({"type": "event", "kind": kind, **fields})
+
+    def _note_undecided(self, reason: str, frame: types.FrameType) -> None:
+        self.event("catch_undecided", reason=reason, file=frame.f_code.co_filename, line=frame.f_lineno)

@@ -1,0 +1,51 @@
+"""Client side of the control channel: newline-delimited JSON over a Unix stream socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import threading
+from typing import Any
+
+from . import PROTOCOL_VERSION
+
+CONTROL_ENV = "HEALRT_CONTROL"
+
+
+class Session:
+    def __init__(self, path: str) -> None:
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.connect(path)
+        self._buffer = b""
+        # Events may be sent from any thread; one line must never interleave with another.
+        self._send_lock = threading.Lock()
+
+    @classmethod
+    def from_environment(cls) -> Session | None:
+        path = os.environ.get(CONTROL_ENV)
+        return cls(path) if path else None
+
+    def hello(self) -> None:
+        self.send({"type": "hello", "pid": os.getpid(), "python": platform.python_version(),
+                   "protocol": PROTOCOL_VERSION})
+
+    def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, default=repr, ensure_ascii=False).encode("utf-8") + b"\n"
+        with self._send_lock:
+            self._sock.sendall(line)
+
+    def receive(self) -> dict[str, Any] | None:
+        """The next command, or None when the controller has gone away."""
+        while b"\n" not in self._buffer:
+            chunk = self._sock.recv(65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        message = json.loads(line)
+        return message if isinstance(message, dict) else {}
+
+    def close(self) -> None:
+        self._sock.close()

@@ -1,0 +1,21 @@
+"""The execution trace: hit counts of instrumented statements, keyed `relative/file.py:line`.
+
+Definition: a site's count is bumped once each time control reaches the statement (before it
+runs; a `retry` does not count again). Sites sharing a line are summed. Lines never reached are
+omitted.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .sites import SiteTable
+
+
+def trace_counts(table: SiteTable, source_dir: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for site, hits in zip(table.sites, table.hits):
+        if hits:
+            key = f"{os.path.relpath(site.file, source_dir)}:{site.line}"
+            counts[key] = counts.get(key, 0) + hits
+    return counts

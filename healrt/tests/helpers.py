@@ -1,0 +1,132 @@
+"""Test helpers: a fake controller speaking the control protocol, and a runner for `python -m healrt`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+HEALRT_ROOT = Path(__file__).resolve().parent.parent
+RUN_TIMEOUT = 60
+
+
+class Controller:
+    """Listens on a Unix socket; calls `on_crash(self, context)` for each crash message."""
+
+    def __init__(self, on_crash: Callable[[Controller, dict[str, Any]], None]) -> None:
+        self._dir = tempfile.mkdtemp(prefix="hrt")  # short: Unix socket paths are limited to ~107 bytes
+        self.path = os.path.join(self._dir, "control.sock")
+        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._server.bind(self.path)
+        self._server.listen(1)
+        self._server.settimeout(RUN_TIMEOUT)
+        self._on_crash = on_crash
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[BaseException] = []
+        self._conn: socket.socket | None = None
+        self._buffer = b""
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    # -- used by on_crash callbacks
+    def send(self, command: dict[str, Any]) -> None:
+        assert self._conn is not None
+        self._conn.sendall(json.dumps(command).encode() + b"\n")
+
+    def request(self, command: dict[str, Any]) -> dict[str, Any]:
+        """Send a probe/heal and return its result (events in between are recorded)."""
+        self.send(command)
+        while True:
+            message = self._receive()
+            assert message is not None, "runtime went away"
+            if message["type"] in ("probe_result", "heal_result"):
+                assert message["id"] == command["id"]
+                return message
+
+    def probe(self, code: str, inplace: bool = False) -> dict[str, Any]:
+        return self.request({"cmd": "probe", "id": f"p{len(self.messages)}", "code": code, "inplace": inplace})
+
+    def heal(self, code: str, resume: str = "skip") -> dict[str, Any]:
+        return self.request({"cmd": "heal", "id": f"h{len(self.messages)}", "code": code, "resume": resume})
+
+    # -- results
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m.get("type") == kind]
+
+    @property
+    def crashes(self) -> list[dict[str, Any]]:
+        return [m["context"] for m in self.of_type("crash")]
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        finished = self.of_type("finished")
+        assert len(finished) == 1, self.messages
+        return finished[0]["outcome"]
+
+    def join(self) -> None:
+        self._thread.join(RUN_TIMEOUT)
+        self._server.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+        if self.errors:
+            raise self.errors[0]
+
+    def _receive(self) -> dict[str, Any] | None:
+        assert self._conn is not None
+        while b"\n" not in self._buffer:
+            chunk = self._conn.recv(65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        message = json.loads(line)
+        self.messages.append(message)
+        return message
+
+    def _run(self) -> None:
+        try:
+            self._conn, _ = self._server.accept()
+            self._conn.settimeout(RUN_TIMEOUT)
+            while (message := self._receive()) is not None:
+                if message["type"] == "crash":
+                    self._on_crash(self, message["context"])
+        except BaseException as error:  # surfaced by join() in the test thread
+            self.errors.append(error)
+        finally:
+            if self._conn is not None:
+                self._conn.close()
+
+
+def write_spec(directory: Path, **fields: Any) -> Path:
+    spec = {"intercept": True, "max_heal_points": 10, "outcome_file": str(directory / "outcome.json"), **fields}
+    spec.setdefault("target_test", spec["pytest_args"][0])
+    path = directory / "healrt-spec.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def run_healrt(spec: Path, controller: Controller | None, python: str = sys.executable,
+               cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("HEALRT_CONTROL", "PYTEST_ADDOPTS")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HEALRT_ROOT), os.environ.get("PYTHONPATH")]))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # As in the dataset checker: third-party plugins (pytest-benchmark imports statistics and
+    # fractions) stay out of the run, and start-up is faster.
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    if controller is not None:
+        env["HEALRT_CONTROL"] = controller.path
+    completed = subprocess.run([python, "-m", "healrt", "--spec", str(spec)], env=env, cwd=cwd or spec.parent,
+                               capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    if controller is not None:
+        controller.join()
+    return completed
+
+
+def read_outcome(spec: Path) -> dict[str, Any]:
+    return json.loads((spec.parent / "outcome.json").read_text())
