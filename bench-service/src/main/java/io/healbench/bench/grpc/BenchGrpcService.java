@@ -1,0 +1,75 @@
+package io.healbench.bench.grpc;
+
+import io.healbench.bench.service.BenchCaller;
+import io.healbench.bench.service.BenchCallerContext;
+import io.healbench.bench.service.BenchRunService;
+import io.healbench.bench.service.BenchRunSpec;
+import io.healbench.bench.service.BenchRunWatcher;
+import io.healbench.proto.bench.v1.BenchService;
+import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.GetRunRequest;
+import io.healbench.proto.bench.v1.ListAttemptsRequest;
+import io.healbench.proto.bench.v1.ListAttemptsResponse;
+import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.quarkus.grpc.GrpcService;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import java.util.function.Supplier;
+
+/**
+ * gRPC adapter of {@code healbench.bench.v1.BenchService}. The caller is resolved first, on the
+ * request's thread; the HTTP server's OIDC bearer authentication has already run for the call.
+ */
+@GrpcService
+public class BenchGrpcService implements BenchService {
+
+    private final BenchCallerContext callers;
+    private final BenchRunService runs;
+    private final BenchRunWatcher watcher;
+
+    public BenchGrpcService(BenchCallerContext callers, BenchRunService runs, BenchRunWatcher watcher) {
+        this.callers = callers;
+        this.runs = runs;
+        this.watcher = watcher;
+    }
+
+    @Override
+    public Uni<Run> createRun(CreateRunRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.runner();
+            BenchRunSpec spec = new BenchRunSpec(request.getInstanceIdsList(), request.getAgent(), request.getGuardMode(),
+                    request.getRepeats(), request.getRequestId());
+            return runs.createRun(caller, spec).map(BenchProtoMapper::run);
+        });
+    }
+
+    @Override
+    public Uni<Run> getRun(GetRunRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.reader();
+            return runs.getRun(caller, BenchResourceNames.runId(request.getName())).map(BenchProtoMapper::run);
+        });
+    }
+
+    @Override
+    public Multi<Run> watchRun(WatchRunRequest request) {
+        return Multi.createFrom().deferred(() -> {
+            BenchCaller caller = callers.reader();
+            return watcher.watch(caller, BenchResourceNames.runId(request.getName())).map(BenchProtoMapper::run);
+        }).onFailure().transform(BenchGrpcErrors::toStatus);
+    }
+
+    @Override
+    public Uni<ListAttemptsResponse> listAttempts(ListAttemptsRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.reader();
+            return runs.listAttempts(caller, BenchResourceNames.runId(request.getParent()), request.getPageSize(),
+                    request.getPageToken()).map(BenchProtoMapper::attempts);
+        });
+    }
+
+    private static <T> Uni<T> call(Supplier<Uni<? extends T>> body) {
+        return Uni.createFrom().deferred(body).onFailure().transform(BenchGrpcErrors::toStatus);
+    }
+}

@@ -1,0 +1,63 @@
+package io.healbench.bench.grpc;
+
+import com.google.protobuf.Timestamp;
+import io.healbench.bench.repository.BenchAttempt;
+import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.service.BenchAttemptPage;
+import io.healbench.proto.bench.v1.Attempt;
+import io.healbench.proto.bench.v1.ListAttemptsResponse;
+import io.healbench.proto.bench.v1.Run;
+import java.time.Instant;
+
+/** Maps bench-service's stored runs and attempts to their protobuf form. */
+final class BenchProtoMapper {
+
+    private BenchProtoMapper() {
+    }
+
+    static Run run(BenchRun run) {
+        return Run.newBuilder()
+                .setName(BenchResourceNames.run(run.id))
+                .setState(Run.State.valueOf(run.state.name()))
+                .setAgent(run.agent)
+                .setGuardMode(run.guardMode)
+                .setRepeats(run.repeats)
+                .setAttemptsTotal(run.attemptsTotal)
+                .setAttemptsDone(run.attemptsDone)
+                .setProceeded(run.proceeded)
+                .setPassed(run.passed)
+                .setCreateTime(timestamp(run.createTime))
+                .addAllInstanceIds(run.instanceIdList())
+                .build();
+    }
+
+    static ListAttemptsResponse attempts(BenchAttemptPage page) {
+        ListAttemptsResponse.Builder response = ListAttemptsResponse.newBuilder().setNextPageToken(page.nextPageToken());
+        for (BenchAttemptPage.Entry entry : page.entries()) {
+            BenchAttempt a = entry.attempt();
+            response.addAttempts(Attempt.newBuilder()
+                    .setName(BenchResourceNames.attempt(a.runId, a.id))
+                    .setInstanceId(a.instanceId)
+                    .setRepeat(a.repeatIndex)
+                    .setState(Attempt.State.valueOf(a.state.name()))
+                    .setProceeded(a.proceeded)
+                    .setPassed(a.passed)
+                    .setHealPoints(a.healPoints)
+                    .setHealsApplied(a.healsApplied)
+                    .setHealsRejected(a.healsRejected)
+                    .setExceptionType(nullToEmpty(a.exceptionType))
+                    .setFailureClass(nullToEmpty(a.failureClass))
+                    .addAllGuardDecisions(entry.guardDecisions())
+                    .setWallTimeMs(a.wallTimeMs));
+        }
+        return response.build();
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}

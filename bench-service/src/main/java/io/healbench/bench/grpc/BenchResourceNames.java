@@ -1,0 +1,29 @@
+package io.healbench.bench.grpc;
+
+import io.healbench.bench.service.BenchException;
+
+/** AIP resource names: {@code runs/{run}} and {@code runs/{run}/attempts/{attempt}}. */
+final class BenchResourceNames {
+
+    private static final String RUNS = "runs/";
+
+    private BenchResourceNames() {
+    }
+
+    static String run(String runId) {
+        return RUNS + runId;
+    }
+
+    static String attempt(String runId, String attemptId) {
+        return RUNS + runId + "/attempts/" + attemptId;
+    }
+
+    /** The run id of a run name; INVALID_ARGUMENT when the name is not {@code runs/{run}}. */
+    static String runId(String name) {
+        if (name == null || !name.startsWith(RUNS) || name.length() == RUNS.length()
+                || name.indexOf('/', RUNS.length()) >= 0) {
+            throw BenchException.invalidArgument("BAD_RUN_NAME", "expected a run name runs/{run}, got '" + name + "'");
+        }
+        return name.substring(RUNS.length());
+    }
+}

@@ -1,0 +1,81 @@
+package io.healbench.bench.repository;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Index;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/** One (instance, repeat) of a run, and its outcome once it has ended. */
+@Entity
+@Table(name = "bench_attempt", indexes = @Index(name = "bench_attempt_run", columnList = "tenant, run_id"))
+public class BenchAttempt {
+
+    public enum State {
+        QUEUED, RUNNING, COMPLETED, FAILED;
+
+        public boolean done() {
+            return this == COMPLETED || this == FAILED;
+        }
+    }
+
+    @Id
+    public String id;
+
+    @Column(name = "run_id", nullable = false)
+    public String runId;
+
+    @Column(nullable = false)
+    public String tenant;
+
+    @Column(name = "instance_id", nullable = false)
+    public String instanceId;
+
+    @Column(name = "repeat_index")
+    public int repeatIndex;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public State state;
+
+    public boolean proceeded;
+
+    public boolean passed;
+
+    @Column(name = "heal_points")
+    public int healPoints;
+
+    @Column(name = "heals_applied")
+    public int healsApplied;
+
+    @Column(name = "heals_rejected")
+    public int healsRejected;
+
+    @Column(name = "exception_type")
+    public String exceptionType;
+
+    @Column(name = "exit_cause")
+    public String exitCause;
+
+    /** none, infrastructure, agent or grader, as the completing event said. */
+    @Column(name = "failure_class")
+    public String failureClass;
+
+    @Column(columnDefinition = "text")
+    public String detail;
+
+    @Column(name = "wall_time_ms")
+    public long wallTimeMs;
+
+    @Column(name = "create_time", nullable = false)
+    public Instant createTime;
+
+    @Column(name = "start_time")
+    public Instant startTime;
+
+    @Column(name = "end_time")
+    public Instant endTime;
+}

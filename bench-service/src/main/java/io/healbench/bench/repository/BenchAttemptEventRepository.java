@@ -1,0 +1,21 @@
+package io.healbench.bench.repository;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.List;
+
+/** Received attempt events, keyed by event id. */
+@ApplicationScoped
+public class BenchAttemptEventRepository implements PanacheRepositoryBase<BenchAttemptEvent, String> {
+
+    public Uni<List<BenchAttemptEvent>> ofKind(String tenant, Collection<String> attemptIds, String kind) {
+        if (attemptIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return list("tenant = ?1 and attemptId in ?2 and kind = ?3", Sort.by("eventTime").and("eventId"),
+                tenant, attemptIds, kind);
+    }
+}

@@ -1,0 +1,82 @@
+package io.healbench.bench.repository;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.UniqueConstraint;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+
+/** One run: a slice of the dataset, run by one agent configuration, each instance {@code repeats} times. */
+@Entity
+@Table(name = "bench_run",
+        uniqueConstraints = @UniqueConstraint(name = "bench_run_request_key", columnNames = {"tenant", "request_id"}))
+public class BenchRun {
+
+    public enum State {
+        PENDING, RUNNING, SUCCEEDED, FAILED;
+
+        public boolean done() {
+            return this == SUCCEEDED || this == FAILED;
+        }
+    }
+
+    @Id
+    public String id;
+
+    @Column(nullable = false)
+    public String tenant;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public State state;
+
+    @Column(nullable = false)
+    public String agent;
+
+    @Column(name = "guard_mode", nullable = false)
+    public String guardMode;
+
+    public int repeats;
+
+    /** The client's idempotency key; null when the client sent none. */
+    @Column(name = "request_id")
+    public String requestId;
+
+    /** Instance ids in run order, one per line. */
+    @Column(name = "instance_ids", columnDefinition = "text", nullable = false)
+    public String instanceIds;
+
+    /** What is needed to reproduce the run, as JSON: instance digests, agent, guard mode, seeds, tool versions. */
+    @Column(columnDefinition = "text", nullable = false)
+    public String manifest;
+
+    @Column(name = "attempts_total")
+    public int attemptsTotal;
+
+    /** Attempts that ended, whatever their failure class. */
+    @Column(name = "attempts_done")
+    public int attemptsDone;
+
+    /** Attempts that ended in an infrastructure or grader failure: they say nothing about the agent. */
+    @Column(name = "attempts_failed")
+    public int attemptsFailed;
+
+    public int proceeded;
+
+    public int passed;
+
+    @Column(name = "create_time", nullable = false)
+    public Instant createTime;
+
+    @Column(name = "update_time", nullable = false)
+    public Instant updateTime;
+
+    public List<String> instanceIdList() {
+        return instanceIds.isEmpty() ? List.of() : Arrays.asList(instanceIds.split("\n"));
+    }
+}

@@ -1,0 +1,24 @@
+package io.healbench.bench.repository;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+
+/** Runs, always looked up within one tenant. */
+@ApplicationScoped
+public class BenchRunRepository implements PanacheRepositoryBase<BenchRun, String> {
+
+    public Uni<BenchRun> findInTenant(String tenant, String id) {
+        return find("tenant = ?1 and id = ?2", tenant, id).firstResult();
+    }
+
+    public Uni<BenchRun> findByRequestId(String tenant, String requestId) {
+        return find("tenant = ?1 and requestId = ?2", tenant, requestId).firstResult();
+    }
+
+    /** Locks the run's row until the transaction ends: counters are updated read-modify-write. */
+    public Uni<BenchRun> lockInTenant(String tenant, String id) {
+        return find("tenant = ?1 and id = ?2", tenant, id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+}

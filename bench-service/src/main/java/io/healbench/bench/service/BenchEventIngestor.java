@@ -1,0 +1,141 @@
+package io.healbench.bench.service;
+
+import io.healbench.bench.repository.BenchAttempt;
+import io.healbench.bench.repository.BenchAttemptEvent;
+import io.healbench.bench.repository.BenchAttemptEventRepository;
+import io.healbench.bench.repository.BenchAttemptRepository;
+import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.repository.BenchRunRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies attempt events to attempts and runs. Each event applies at most once (its id is stored in
+ * the same transaction), and an attempt is counted into its run's counters at most once, however
+ * many completion events arrive for it. Locks: the attempt row, then the run row.
+ */
+@ApplicationScoped
+public class BenchEventIngestor {
+
+    private static final Logger LOG = Logger.getLogger(BenchEventIngestor.class);
+
+    private final BenchAttemptEventRepository events;
+    private final BenchAttemptRepository attempts;
+    private final BenchRunRepository runs;
+    private final BenchRunNotifier notifier;
+
+    public BenchEventIngestor(BenchAttemptEventRepository events, BenchAttemptRepository attempts, BenchRunRepository runs,
+            BenchRunNotifier notifier) {
+        this.events = events;
+        this.attempts = attempts;
+        this.runs = runs;
+        this.notifier = notifier;
+    }
+
+    /** Completes once the event is durably applied (or recognised as a duplicate, or rejected as unknown). */
+    public Uni<Void> ingest(BenchIncomingEvent event) {
+        if (isBlank(event.eventId()) || isBlank(event.tenant()) || isBlank(event.attemptId())) {
+            LOG.warnf("dropping an attempt event without event id, tenant or attempt id: %s", event.payloadJson());
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.withTransaction(() -> events.findById(event.eventId()).chain(seen -> {
+            if (seen != null) {
+                LOG.debugf("ignoring duplicate event %s", event.eventId());
+                return Uni.createFrom().<BenchAttempt>nullItem();
+            }
+            return attempts.lockInTenant(event.tenant(), event.attemptId()).chain(attempt -> {
+                if (attempt == null) {
+                    LOG.warnf("dropping event %s: tenant %s has no attempt %s", event.eventId(), event.tenant(), event.attemptId());
+                    return Uni.createFrom().<BenchAttempt>nullItem();
+                }
+                return events.persist(record(event, attempt)).chain(() -> apply(event, attempt)).replaceWith(attempt);
+            });
+        })).invoke(attempt -> {
+            if (attempt != null) {
+                notifier.changed(attempt.tenant, attempt.runId);
+            }
+        }).replaceWithVoid();
+    }
+
+    private Uni<Void> apply(BenchIncomingEvent event, BenchAttempt attempt) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        switch (event.kind()) {
+            case STARTED:
+                if (attempt.state != BenchAttempt.State.QUEUED) {
+                    return Uni.createFrom().voidItem();
+                }
+                attempt.state = BenchAttempt.State.RUNNING;
+                attempt.startTime = event.time();
+                return updateRun(attempt, run -> {
+                    if (run.state == BenchRun.State.PENDING) {
+                        run.state = BenchRun.State.RUNNING;
+                    }
+                }, now);
+            case COMPLETED:
+                if (attempt.state.done()) {
+                    LOG.infof("attempt %s already ended; ignoring completion event %s", attempt.id, event.eventId());
+                    return Uni.createFrom().voidItem();
+                }
+                BenchIncomingEvent.Outcome outcome = event.outcome();
+                attempt.state = outcome.failedOutsideAgent() ? BenchAttempt.State.FAILED : BenchAttempt.State.COMPLETED;
+                attempt.proceeded = outcome.proceeded();
+                attempt.passed = outcome.passed();
+                attempt.healPoints = outcome.healPoints();
+                attempt.healsApplied = outcome.healsApplied();
+                attempt.healsRejected = outcome.healsRejected();
+                attempt.exceptionType = outcome.exceptionType();
+                attempt.exitCause = outcome.exitCause();
+                attempt.failureClass = outcome.failureClass();
+                attempt.detail = outcome.detail();
+                attempt.wallTimeMs = outcome.wallTimeMs();
+                attempt.endTime = event.time();
+                return updateRun(attempt, run -> count(run, attempt), now);
+            default:
+                return Uni.createFrom().voidItem();
+        }
+    }
+
+    private static void count(BenchRun run, BenchAttempt ended) {
+        run.attemptsDone++;
+        if (ended.state == BenchAttempt.State.FAILED) {
+            run.attemptsFailed++;
+        } else {
+            run.proceeded += ended.proceeded ? 1 : 0;
+            run.passed += ended.passed ? 1 : 0;
+        }
+        run.state = run.attemptsDone >= run.attemptsTotal ? BenchRun.State.SUCCEEDED : BenchRun.State.RUNNING;
+    }
+
+    private Uni<Void> updateRun(BenchAttempt attempt, Consumer<BenchRun> change, Instant now) {
+        return runs.lockInTenant(attempt.tenant, attempt.runId).invoke(run -> {
+            if (run == null) {
+                throw new IllegalStateException("attempt " + attempt.id + " has no run " + attempt.runId);
+            }
+            change.accept(run);
+            run.updateTime = now;
+        }).replaceWithVoid();
+    }
+
+    private static BenchAttemptEvent record(BenchIncomingEvent event, BenchAttempt attempt) {
+        BenchAttemptEvent record = new BenchAttemptEvent();
+        record.eventId = event.eventId();
+        record.tenant = attempt.tenant;
+        record.runId = attempt.runId;
+        record.attemptId = attempt.id;
+        record.kind = event.kind().wireName();
+        record.payload = event.payloadJson();
+        record.summary = event.guardDecision() == null ? null : event.guardDecision().summary();
+        record.eventTime = event.time();
+        record.receiveTime = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        return record;
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,59 @@
+package io.healbench.bench.service;
+
+import java.time.Instant;
+
+/**
+ * An attempt event as the ingestor needs it, whatever transport brought it. {@code payloadJson} is
+ * the whole event, kept for re-grading; {@code outcome} is set for COMPLETED, {@code guardDecision}
+ * for GUARD_DECISION.
+ */
+public record BenchIncomingEvent(
+        String eventId,
+        String tenant,
+        String runId,
+        String attemptId,
+        Instant time,
+        Kind kind,
+        String payloadJson,
+        Outcome outcome,
+        GuardDecision guardDecision) {
+
+    public enum Kind {
+        STARTED("started"), HEAL_APPLIED("heal_applied"), GUARD_DECISION("guard_decision"), COMPLETED("completed"),
+        UNKNOWN("unknown");
+
+        private final String wireName;
+
+        Kind(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /** The name used in routing keys and stored records. */
+        public String wireName() {
+            return wireName;
+        }
+    }
+
+    /** How the attempt ended. {@code failureClass} is none, infrastructure, agent or grader. */
+    public record Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
+            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail) {
+
+        public static final String NONE = "none";
+        public static final String INFRASTRUCTURE = "infrastructure";
+        public static final String GRADER = "grader";
+
+        /** Infrastructure and grader failures say nothing about the agent: the attempt FAILED rather than COMPLETED. */
+        public boolean failedOutsideAgent() {
+            return INFRASTRUCTURE.equals(failureClass) || GRADER.equals(failureClass);
+        }
+    }
+
+    public record GuardDecision(int healPoint, String stage, String verdict, String reason) {
+
+        /** e.g. {@code heal point 2, static: tainted (path reaches os.remove)}. */
+        public String summary() {
+            String text = "heal point " + healPoint + ", " + stage + ": " + verdict;
+            return reason == null || reason.isEmpty() ? text : text + " (" + reason + ")";
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.healbench.bench.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.healbench.common.dataset.Instance;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Writes a run's manifest: everything needed to tell what exactly ran (instance digests, interpreter
+ * versions, agent, guard mode, repeats, seeds, tool versions). Versioned by {@value #SCHEMA}.
+ */
+@ApplicationScoped
+public class BenchRunManifest {
+
+    static final String SCHEMA = "healbench.run-manifest/v1";
+
+    private final ObjectMapper json;
+    private final String applicationVersion;
+
+    public BenchRunManifest(ObjectMapper json,
+            @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String applicationVersion) {
+        this.json = json;
+        this.applicationVersion = applicationVersion;
+    }
+
+    public String write(BenchRunSpec spec, List<Instance> instances) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("agent", spec.agent());
+        root.put("guard_mode", spec.guardMode());
+        root.put("repeats", spec.repeats());
+        ArrayNode list = root.putArray("instances");
+        for (Instance instance : instances) {
+            ObjectNode node = list.addObject();
+            node.put("id", instance.id());
+            node.put("digest", instance.digest());
+            node.put("subject", instance.subject().toString());
+            node.put("python", instance.python());
+            node.put("target_test", instance.targetTest());
+            ObjectNode seeds = node.putObject("seeds");
+            for (Map.Entry<String, String> seed : instance.determinism().entrySet()) {
+                seeds.put(seed.getKey(), seed.getValue());
+            }
+        }
+        ObjectNode tools = root.putObject("tools");
+        tools.put("healbench", applicationVersion);
+        tools.put("java", System.getProperty("java.version"));
+        tools.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        try {
+            return json.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a run manifest", e);
+        }
+    }
+}

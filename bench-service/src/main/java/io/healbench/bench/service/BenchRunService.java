@@ -1,0 +1,140 @@
+package io.healbench.bench.service;
+
+import io.healbench.bench.messaging.BenchAttemptPublisher;
+import io.healbench.bench.repository.BenchAttempt;
+import io.healbench.bench.repository.BenchAttemptEvent;
+import io.healbench.bench.repository.BenchAttemptEventRepository;
+import io.healbench.bench.repository.BenchAttemptRepository;
+import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.repository.BenchRunRepository;
+import io.healbench.common.dataset.Instance;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/** Creates runs and reads them back, always within the caller's tenant. */
+@ApplicationScoped
+public class BenchRunService {
+
+    static final int DEFAULT_PAGE_SIZE = 100;
+    static final int MAX_PAGE_SIZE = 1000;
+
+    private final BenchRunRepository runs;
+    private final BenchAttemptRepository attempts;
+    private final BenchAttemptEventRepository events;
+    private final BenchInstanceSource instances;
+    private final BenchRunManifest manifests;
+    private final BenchAttemptPublisher publisher;
+
+    public BenchRunService(BenchRunRepository runs, BenchAttemptRepository attempts, BenchAttemptEventRepository events,
+            BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher) {
+        this.runs = runs;
+        this.attempts = attempts;
+        this.events = events;
+        this.instances = instances;
+        this.manifests = manifests;
+        this.publisher = publisher;
+    }
+
+    /**
+     * Persists the run with one QUEUED attempt per (instance, repeat), then queues one work item per
+     * attempt. A request id seen before in the tenant returns that run instead.
+     */
+    public Uni<BenchRun> createRun(BenchCaller caller, BenchRunSpec request) {
+        BenchRunSpec spec = request.normalized();
+        Uni<BenchRun> earlier = spec.requestId() == null
+                ? Uni.createFrom().nullItem()
+                : Panache.withSession(() -> runs.findByRequestId(caller.tenant(), spec.requestId()));
+        return earlier.chain(run -> run != null
+                ? Uni.createFrom().item(run)
+                : instances.resolve(spec.instanceIds()).chain(selected -> persistAndQueue(caller, spec, selected)));
+    }
+
+    private Uni<BenchRun> persistAndQueue(BenchCaller caller, BenchRunSpec spec, List<Instance> selected) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        BenchRun run = new BenchRun();
+        run.id = UUID.randomUUID().toString();
+        run.tenant = caller.tenant();
+        run.state = BenchRun.State.PENDING;
+        run.agent = spec.agent();
+        run.guardMode = spec.guardMode();
+        run.repeats = spec.repeats();
+        run.requestId = spec.requestId();
+        run.instanceIds = selected.stream().map(Instance::id).collect(Collectors.joining("\n"));
+        run.manifest = manifests.write(spec, selected);
+        run.attemptsTotal = selected.size() * spec.repeats();
+        run.createTime = now;
+        run.updateTime = now;
+        List<BenchAttempt> queued = new ArrayList<>();
+        for (Instance instance : selected) {
+            for (int repeat = 0; repeat < spec.repeats(); repeat++) {
+                BenchAttempt attempt = new BenchAttempt();
+                attempt.id = UUID.randomUUID().toString();
+                attempt.runId = run.id;
+                attempt.tenant = run.tenant;
+                attempt.instanceId = instance.id();
+                attempt.repeatIndex = repeat;
+                attempt.state = BenchAttempt.State.QUEUED;
+                attempt.createTime = now;
+                queued.add(attempt);
+            }
+        }
+        return Panache.withTransaction(() -> runs.persist(run).chain(() -> attempts.persist(queued)))
+                .chain(() -> publisher.publish(run, queued))
+                .replaceWith(run);
+    }
+
+    public Uni<BenchRun> getRun(BenchCaller caller, String runId) {
+        return Panache.withSession(() -> runs.findInTenant(caller.tenant(), runId))
+                .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId));
+    }
+
+    /** One page of a run's attempts with their guard decisions; the page token is an opaque offset. */
+    public Uni<BenchAttemptPage> listAttempts(BenchCaller caller, String runId, int pageSize, String pageToken) {
+        int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
+        int offset = parsePageToken(pageToken);
+        return Panache.withSession(() -> runs.findInTenant(caller.tenant(), runId)
+                .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId))
+                .chain(run -> attempts.pageOfRun(caller.tenant(), runId, offset, size + 1))
+                .chain(page -> {
+                    List<BenchAttempt> shown = page.size() > size ? page.subList(0, size) : page;
+                    String next = page.size() > size ? Integer.toString(offset + size) : "";
+                    List<String> ids = shown.stream().map(a -> a.id).toList();
+                    return events.ofKind(caller.tenant(), ids, BenchIncomingEvent.Kind.GUARD_DECISION.wireName())
+                            .map(decisions -> new BenchAttemptPage(withDecisions(shown, decisions), next));
+                }));
+    }
+
+    private static List<BenchAttemptPage.Entry> withDecisions(List<BenchAttempt> shown, List<BenchAttemptEvent> decisions) {
+        Map<String, List<String>> byAttempt = new LinkedHashMap<>();
+        for (BenchAttemptEvent decision : decisions) {
+            byAttempt.computeIfAbsent(decision.attemptId, id -> new ArrayList<>()).add(decision.summary);
+        }
+        return shown.stream()
+                .map(a -> new BenchAttemptPage.Entry(a, byAttempt.getOrDefault(a.id, List.of())))
+                .toList();
+    }
+
+    private static int parsePageToken(String token) {
+        if (token == null || token.isEmpty()) {
+            return 0;
+        }
+        try {
+            int offset = Integer.parseInt(token);
+            if (offset >= 0) {
+                return offset;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        throw BenchException.invalidArgument("BAD_PAGE_TOKEN", "page_token '" + token + "' was not issued by this service");
+    }
+}

@@ -1,0 +1,89 @@
+package io.healbench.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.healbench.proto.bench.v1.BenchServiceGrpc.BenchServiceBlockingStub;
+import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.GetRunRequest;
+import io.healbench.proto.bench.v1.ListAttemptsRequest;
+import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** Authentication, roles and tenant isolation, with real Keycloak tokens over gRPC and REST. */
+@QuarkusTest
+@WithTestResource(KeycloakTestResource.class)
+class BenchAuthTest {
+
+    private static final CreateRunRequest ONE_ATTEMPT =
+            CreateRunRequest.newBuilder().addInstanceIds("bench-test-alpha").setAgent("rules").build();
+
+    private static BenchTestClients clients;
+
+    @BeforeAll
+    static void connect() {
+        clients = new BenchTestClients();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        clients.close();
+    }
+
+    @Test
+    void callsWithoutAValidTokenAreUnauthenticated() {
+        assertStatus(Status.Code.UNAUTHENTICATED, () -> clients.anonymous().createRun(ONE_ATTEMPT));
+        assertStatus(Status.Code.UNAUTHENTICATED,
+                () -> clients.anonymous().getRun(GetRunRequest.newBuilder().setName("runs/anything").build()));
+        assertStatus(Status.Code.UNAUTHENTICATED, () -> clients.withBearer("not-a-jwt").createRun(ONE_ATTEMPT));
+    }
+
+    @Test
+    void aViewerReadsButCannotCreateRuns() {
+        BenchServiceBlockingStub victor = clients.as("healbench-acme", "victor");
+        assertStatus(Status.Code.PERMISSION_DENIED, () -> victor.createRun(ONE_ATTEMPT));
+
+        Run run = clients.as("healbench-acme", "alice").createRun(ONE_ATTEMPT);
+        assertEquals(run.getName(), victor.getRun(GetRunRequest.newBuilder().setName(run.getName()).build()).getName());
+    }
+
+    @Test
+    void anotherTenantCannotSeeTheRun() throws Exception {
+        Run run = clients.as("healbench-acme", "alice").createRun(ONE_ATTEMPT);
+        BenchServiceBlockingStub gina = clients.as("healbench-globex", "gina");
+
+        assertStatus(Status.Code.NOT_FOUND, () -> gina.getRun(GetRunRequest.newBuilder().setName(run.getName()).build()));
+        assertStatus(Status.Code.NOT_FOUND,
+                () -> gina.listAttempts(ListAttemptsRequest.newBuilder().setParent(run.getName()).build()));
+        assertStatus(Status.Code.NOT_FOUND,
+                () -> gina.watchRun(WatchRunRequest.newBuilder().setName(run.getName()).build()).next());
+
+        String runPath = "/api/v1/runs/" + run.getName().substring("runs/".length());
+        HttpResponse<String> asGina = clients.restGet(runPath, clients.token("healbench-globex", "gina"));
+        assertEquals(404, asGina.statusCode(), asGina.body());
+        assertEquals(401, clients.restGet(runPath, null).statusCode());
+        assertEquals(200, clients.restGet(runPath, clients.token("healbench-acme", "victor")).statusCode());
+    }
+
+    @Test
+    void theRestApiIsDescribedByOpenApi() throws Exception {
+        HttpResponse<String> openapi = clients.restGet("/q/openapi?format=json", null);
+        assertEquals(200, openapi.statusCode());
+        assertTrue(openapi.body().contains("/api/v1/runs/{id}"), openapi.body());
+    }
+
+    private static void assertStatus(Status.Code expected, Executable call) {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call);
+        assertEquals(expected, e.getStatus().getCode(), e.getStatus().toString());
+    }
+}

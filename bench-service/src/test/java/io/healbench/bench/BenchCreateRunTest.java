@@ -1,0 +1,97 @@
+package io.healbench.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.healbench.proto.bench.v1.BenchServiceGrpc.BenchServiceBlockingStub;
+import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.ListAttemptsRequest;
+import io.healbench.proto.bench.v1.Run;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** CreateRun's validation, dataset selection and request-id idempotency. */
+@QuarkusTest
+@WithTestResource(KeycloakTestResource.class)
+class BenchCreateRunTest {
+
+    private static BenchTestClients clients;
+    private static BenchTestBroker broker;
+    private static BenchServiceBlockingStub alice;
+
+    @BeforeAll
+    static void connect() throws Exception {
+        clients = new BenchTestClients();
+        broker = new BenchTestBroker();
+        alice = clients.as("healbench-acme", "alice");
+    }
+
+    @AfterAll
+    static void disconnect() throws Exception {
+        broker.close();
+        clients.close();
+    }
+
+    @Test
+    void anUnknownInstanceIdIsRejectedByName() {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
+                .addInstanceIds("bench-test-alpha").addInstanceIds("no-such-instance").setAgent("rules").build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("'no-such-instance'"), e.getStatus().getDescription());
+        assertEquals("UNKNOWN_INSTANCE", errorInfo(e).getReason());
+    }
+
+    @Test
+    void anUnknownGuardModeIsRejected() {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
+                .setAgent("rules").setGuardMode("lenient").build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertEquals("BAD_GUARD_MODE", errorInfo(e).getReason());
+    }
+
+    @Test
+    void noInstanceIdsMeansTheWholeDataset() {
+        Run run = alice.createRun(CreateRunRequest.newBuilder().setAgent("rules").build());
+        assertEquals(List.of("bench-test-alpha", "bench-test-beta"), run.getInstanceIdsList());
+        assertEquals(2, run.getAttemptsTotal());
+        assertEquals("enforce", run.getGuardMode(), "the default guard mode");
+        assertEquals(1, run.getRepeats());
+    }
+
+    @Test
+    void aRepeatedRequestIdReturnsTheSameRunAndQueuesNothingMore() throws Exception {
+        broker.purgeAttempts();
+        CreateRunRequest request = CreateRunRequest.newBuilder().addInstanceIds("bench-test-beta").setAgent("rules")
+                .setRepeats(3).setRequestId(UUID.randomUUID().toString()).build();
+
+        Run first = alice.createRun(request);
+        Run again = alice.createRun(request);
+        Run other = alice.createRun(request.toBuilder().setRequestId(UUID.randomUUID().toString()).build());
+
+        assertEquals(first, again);
+        assertNotEquals(first.getName(), other.getName());
+        assertEquals(3, alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(first.getName()).build()).getAttemptsCount());
+        assertEquals(6, broker.takeAttempts(6).size());
+        Thread.sleep(300);
+        assertEquals(0, broker.queuedAttempts(), "the repeated request must not queue its attempts again");
+    }
+
+    private static ErrorInfo errorInfo(StatusRuntimeException e) {
+        try {
+            return StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
+        } catch (Exception failure) {
+            throw new AssertionError("no ErrorInfo in " + e.getStatus(), failure);
+        }
+    }
+}
