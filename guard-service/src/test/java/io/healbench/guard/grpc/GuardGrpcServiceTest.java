@@ -1,0 +1,82 @@
+package io.healbench.guard.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+import com.google.protobuf.Any;
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.healbench.proto.guard.v1.CheckHealCodeRequest;
+import io.healbench.proto.guard.v1.CheckHealCodeResponse;
+import io.healbench.proto.guard.v1.Diagnostic;
+import io.healbench.proto.guard.v1.GuardService;
+import io.quarkus.grpc.GrpcClient;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+/** CheckHealCode over real gRPC, through the HTTP server's port (127.0.0.1:18101 in tests). */
+@QuarkusTest
+class GuardGrpcServiceTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @GrpcClient("guard")
+    GuardService guard;
+
+    @Test
+    void allowsHealCore() {
+        CheckHealCodeResponse response = check("import math\nif y == 0:\n    _return_ = math.inf\nelse:\n    _return_ = x / y\n");
+
+        assertTrue(response.getAllowed(), response::toString);
+        assertEquals(0, response.getDiagnosticsCount());
+        assertEquals("healcore-1.0", response.getGateVersion());
+    }
+
+    @Test
+    void rejectsWithDiagnostics() {
+        CheckHealCodeResponse response = check("import subprocess\nvalue = eval(text)\n");
+
+        assertFalse(response.getAllowed());
+        assertEquals(2, response.getDiagnosticsCount(), response::toString);
+        Diagnostic importDiagnostic = response.getDiagnostics(0);
+        assertEquals("import subprocess", importDiagnostic.getConstruct());
+        assertEquals(1, importDiagnostic.getLine());
+        assertEquals(8, importDiagnostic.getColumn());
+        assertTrue(importDiagnostic.getReason().contains("allowlist"), importDiagnostic::getReason);
+        Diagnostic evalDiagnostic = response.getDiagnostics(1);
+        assertEquals("eval", evalDiagnostic.getConstruct());
+        assertEquals(2, evalDiagnostic.getLine());
+        assertEquals(9, evalDiagnostic.getColumn());
+    }
+
+    @Test
+    void refusesOversizedCodeWithInvalidArgument() throws Exception {
+        String oversized = "x = 1\n".repeat(12_000); // 72,000 bytes > 64 KiB
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> check(oversized));
+
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        com.google.rpc.Status status = StatusProto.fromThrowable(e);
+        ErrorInfo info = null;
+        for (Any detail : status.getDetailsList()) {
+            if (detail.is(ErrorInfo.class)) {
+                info = detail.unpack(ErrorInfo.class);
+            }
+        }
+        assertEquals("HEAL_CODE_TOO_LARGE", info == null ? null : info.getReason(), status::toString);
+        assertEquals("72000", info.getMetadataOrThrow("size_bytes"));
+        assertEquals("65536", info.getMetadataOrThrow("limit_bytes"));
+        assertTrue(status.getMessage().contains("72000 bytes"), status::getMessage);
+    }
+
+    private CheckHealCodeResponse check(String code) {
+        return guard.checkHealCode(CheckHealCodeRequest.newBuilder().setCode(code).build())
+                .await().atMost(TIMEOUT);
+    }
+}
