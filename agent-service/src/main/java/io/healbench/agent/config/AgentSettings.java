@@ -1,0 +1,29 @@
+package io.healbench.agent.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Limits of agent-service's attempts; every value has a default so the standalone app needs none. */
+@ConfigMapping(prefix = "healbench.agent")
+public interface AgentSettings {
+
+    /** Heals submitted at one heal point before the runner reraises (the first try included). */
+    @WithDefault("2")
+    int maxHealTries();
+
+    /** Wall-clock cap of one attempt, from session creation to FINISHED. */
+    @WithDefault("600s")
+    Duration attemptTimeout();
+
+    /**
+     * Attempts one worker runs at a time. The {@code attempts} channel's concurrency and broker
+     * prefetch are set from it in application.properties.
+     */
+    @WithDefault("1")
+    int maxConcurrentAttempts();
+
+    /** Cap of one unary sandbox call (create, heal, reraise, close). */
+    @WithDefault("120s")
+    Duration sandboxCallTimeout();
+}

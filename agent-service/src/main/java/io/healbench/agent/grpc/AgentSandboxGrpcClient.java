@@ -1,0 +1,82 @@
+package io.healbench.agent.grpc;
+
+import io.healbench.agent.config.AgentSettings;
+import io.healbench.agent.service.AttemptSpec;
+import io.healbench.agent.service.HealResume;
+import io.healbench.agent.service.AgentSandbox;
+import io.healbench.proto.sandbox.v1.CloseSessionRequest;
+import io.healbench.proto.sandbox.v1.CreateSessionRequest;
+import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.ReraiseRequest;
+import io.healbench.proto.sandbox.v1.SandboxService;
+import io.healbench.proto.sandbox.v1.Variant;
+import io.healbench.proto.sandbox.v1.WatchSessionRequest;
+import io.quarkus.grpc.GrpcClient;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.UUID;
+
+/** {@link AgentSandbox} over sandbox-service's gRPC API (client {@code sandbox}). */
+@ApplicationScoped
+public class AgentSandboxGrpcClient implements AgentSandbox {
+
+    private final SandboxService sandbox;
+    private final AgentSettings settings;
+
+    public AgentSandboxGrpcClient(@GrpcClient("sandbox") SandboxService sandbox, AgentSettings settings) {
+        this.sandbox = sandbox;
+        this.settings = settings;
+    }
+
+    /**
+     * Each execution of an attempt gets a fresh session (a random request id): after a redelivery
+     * the previous worker's session may be paused mid-crash, and its events would not fit a new run.
+     */
+    @Override
+    public String create(AttemptSpec spec) {
+        CreateSessionRequest request = CreateSessionRequest.newBuilder()
+                .setInstanceId(spec.instanceId())
+                .setVariant(Variant.BUGGY)
+                .setIntercept(true)
+                .setRequestId(UUID.randomUUID().toString())
+                .putLabels("tenant", spec.tenant())
+                .putLabels("run_id", spec.runId())
+                .putLabels("attempt_id", spec.attemptId())
+                .build();
+        return call("CreateSession " + spec.instanceId(), sandbox.createSession(request)).getName();
+    }
+
+    @Override
+    public Watch watch(String session) {
+        return new AgentSessionWatch(session,
+                sandbox.watchSession(WatchSessionRequest.newBuilder().setName(session).build()));
+    }
+
+    @Override
+    public HealReply heal(String session, String code, HealResume resume) {
+        HealRequest request = HealRequest.newBuilder()
+                .setName(session)
+                .setCode(code)
+                .setResume(AgentSandboxProtoMapper.resume(resume))
+                .build();
+        return AgentSandboxProtoMapper.healReply(call("Heal " + session, sandbox.heal(request)));
+    }
+
+    @Override
+    public void reraise(String session) {
+        call("Reraise " + session, sandbox.reraise(ReraiseRequest.newBuilder().setName(session).build()));
+    }
+
+    @Override
+    public void close(String session) {
+        call("CloseSession " + session, sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session).build()));
+    }
+
+    private <T> T call(String what, Uni<T> call) {
+        try {
+            return call.await().atMost(settings.sandboxCallTimeout());
+        } catch (RuntimeException e) {
+            throw AgentSandboxCallFailures.of(what, e);
+        }
+    }
+}

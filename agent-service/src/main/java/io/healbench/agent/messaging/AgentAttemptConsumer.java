@@ -1,0 +1,115 @@
+package io.healbench.agent.messaging;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.healbench.agent.service.AttemptResult;
+import io.healbench.agent.service.AttemptRunner;
+import io.healbench.agent.service.AttemptSpec;
+import io.healbench.proto.events.v1.AttemptRequest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
+import io.smallrye.reactive.messaging.rabbitmq.RabbitMQRejectMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes attempt requests (channel {@code attempts}) and acknowledges each one by hand, only
+ * after the attempt ended and its {@code completed} event was confirmed by the broker.
+ *
+ * <p>Delivery policy (see agent-service/README.md):
+ * <ul>
+ *   <li>A worker that dies leaves the message unacked; the broker redelivers it (no attempt is lost).</li>
+ *   <li>A payload that is not a valid {@code AttemptRequest} is rejected without requeue: it goes to
+ *       the dead-letter queue and is never retried.</li>
+ *   <li>A transient infrastructure failure (sandbox unavailable or overloaded) on a first delivery is
+ *       requeued once; on a redelivered message it is recorded as an {@code infrastructure} failure
+ *       and acked, so a message never loops.</li>
+ *   <li>Every other end (including agent and non-transient infrastructure failures) is published as
+ *       {@code completed} and acked.</li>
+ *   <li>An unexpected exception in this service rejects the message to the dead-letter queue.</li>
+ *   <li>If the {@code completed} event cannot be published, the message is requeued: the attempt
+ *       runs again and the event id dedupes the result.</li>
+ * </ul>
+ * Messages are processed one at a time per channel instance; {@code healbench.agent.max-concurrent-attempts}
+ * sets the channel's concurrency and the broker prefetch.
+ */
+@ApplicationScoped
+public class AgentAttemptConsumer {
+
+    private static final Logger LOG = Logger.getLogger(AgentAttemptConsumer.class);
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(30);
+
+    private final AttemptRunner runner;
+    private final AttemptEventPublisher publisher;
+
+    public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher) {
+        this.runner = runner;
+        this.publisher = publisher;
+    }
+
+    @Incoming("attempts")
+    public Uni<Void> onAttempt(Message<byte[]> message) {
+        AttemptSpec spec;
+        try {
+            spec = toSpec(AttemptRequest.parseFrom(message.getPayload()));
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            LOG.errorf("rejecting a malformed attempt request to the dead-letter queue: %s", e.getMessage());
+            return Uni.createFrom().completionStage(message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false))));
+        }
+        Optional<IncomingRabbitMQMetadata> delivery = message.getMetadata(IncomingRabbitMQMetadata.class);
+        return Uni.createFrom().item(() -> settle(message, spec, delivery))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .flatMap(Uni.createFrom()::completionStage);
+    }
+
+    /** Runs the attempt (blocking, on a worker thread) and returns the ack or nack to send. */
+    private CompletionStage<Void> settle(
+            Message<byte[]> message, AttemptSpec spec, Optional<IncomingRabbitMQMetadata> delivery) {
+        AttemptResult result;
+        try {
+            result = runner.run(spec, session -> publisher.started(spec, session)
+                    .exceptionally(failure -> {
+                        LOG.warnf("could not publish started of %s: %s", spec.attemptId(), failure.getMessage());
+                        return null;
+                    }));
+        } catch (RuntimeException bug) {
+            // A defect of this service, not of the attempt: park the message for inspection, never loop on it.
+            LOG.errorf(bug, "attempt %s failed unexpectedly; rejecting it to the dead-letter queue", spec.attemptId());
+            return message.nack(bug, Metadata.of(new RabbitMQRejectMetadata(false)));
+        }
+        boolean brokerCanRedeliver = delivery.isPresent();
+        boolean redelivered = delivery.map(IncomingRabbitMQMetadata::isRedeliver).orElse(false);
+        if (result.retryable() && brokerCanRedeliver && !redelivered) {
+            LOG.warnf("requeueing attempt %s once after a transient infrastructure failure: %s",
+                    spec.attemptId(), result.detail());
+            return message.nack(new IllegalStateException(result.detail()), Metadata.of(new RabbitMQRejectMetadata(true)));
+        }
+        if (result.retryable() && redelivered) {
+            result = result.withDetail("still failing after a redelivery: " + result.detail());
+        }
+        try {
+            publisher.completed(spec, result).toCompletableFuture()
+                    .get(PUBLISH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.errorf("could not publish completed of %s; requeueing it: %s", spec.attemptId(), e);
+            return message.nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
+        }
+        LOG.infof("attempt %s completed: failure_class=%s proceeded=%s passed=%s heal_points=%d applied=%d"
+                        + " rejected=%d exit_cause=%s detail=%.300s",
+                spec.attemptId(), result.failureClass().wireName(), result.proceeded(), result.passed(),
+                result.healPoints(), result.healsApplied(), result.healsRejected(), result.exitCause(), result.detail());
+        return message.ack();
+    }
+
+    private static AttemptSpec toSpec(AttemptRequest request) {
+        return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
+                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode());
+    }
+}

@@ -1,0 +1,22 @@
+package io.healbench.agent.service;
+
+import java.util.Objects;
+
+/** What an agent decides at a heal point: heal the live state, or give up and let the exception propagate. */
+public sealed interface AgentDecision {
+
+    /** HealCore code to run in the paused frame, and how to resume afterwards. */
+    record Heal(String code, HealResume resume) implements AgentDecision {
+        public Heal {
+            Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(resume, "resume");
+        }
+    }
+
+    /** Give up on this crash; the reason is recorded. */
+    record Reraise(String reason) implements AgentDecision {
+        public Reraise {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.healbench.agent.service;
+
+/**
+ * The end of one attempt. {@code retryable} marks an infrastructure failure that running the
+ * attempt again later may cure (the sandbox was unavailable or overloaded).
+ */
+public record AttemptResult(
+        String session,
+        boolean proceeded,
+        boolean passed,
+        int healPoints,
+        int healsApplied,
+        int healsRejected,
+        String exceptionType,
+        String exitCause,
+        long wallTimeMs,
+        AttemptFailureClass failureClass,
+        String detail,
+        boolean retryable) {
+
+    public AttemptResult withDetail(String newDetail) {
+        return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
+                exitCause, wallTimeMs, failureClass, newDetail, retryable);
+    }
+}

@@ -1,0 +1,23 @@
+package io.healbench.agent.service;
+
+import java.util.Objects;
+
+/** One attempt to run: which instance, for which tenant and run, with which agent. */
+public record AttemptSpec(
+        String tenant, String runId, String attemptId, String instanceId, int repeat, String agent, String guardMode) {
+
+    public AttemptSpec {
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(runId, "runId");
+        requireText(attemptId, "attemptId");
+        requireText(instanceId, "instanceId");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(guardMode, "guardMode");
+    }
+
+    private static void requireText(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(field + " is required");
+        }
+    }
+}

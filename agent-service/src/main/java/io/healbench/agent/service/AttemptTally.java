@@ -1,0 +1,96 @@
+package io.healbench.agent.service;
+
+/**
+ * What happened during one attempt, accumulated as the runner goes, and the classification of its
+ * end: an infrastructure cause outranks an agent cause, which outranks none.
+ */
+final class AttemptTally {
+
+    private String session = "";
+    private int healPoints;
+    private int healsApplied;
+    private int healsRejected;
+    private String firstExceptionType = "";
+    private String infrastructureCause;
+    private boolean retryable;
+    private String agentCause;
+
+    void sessionStarted(String name) {
+        session = name;
+    }
+
+    void crashed(CrashObservation crash) {
+        healPoints++;
+        if (firstExceptionType.isEmpty()) {
+            firstExceptionType = crash.exceptionType();
+        }
+    }
+
+    void healApplied() {
+        healsApplied++;
+    }
+
+    void healRejected() {
+        healsRejected++;
+    }
+
+    int healsApplied() {
+        return healsApplied;
+    }
+
+    void infrastructureFailed(String cause, boolean mayRecover) {
+        if (infrastructureCause == null) {
+            infrastructureCause = cause;
+            retryable = mayRecover;
+        }
+    }
+
+    void agentFailed(String cause) {
+        if (agentCause == null) {
+            agentCause = cause;
+        }
+    }
+
+    /** The program ran to its end and the sandbox reported how. */
+    AttemptResult finished(AgentSessionOutcome outcome) {
+        if (outcome.isInfrastructureError()) {
+            infrastructureFailed("the sandbox failed to run the program: " + outcome.detail(), false);
+        }
+        return result(outcome.proceeded(), outcome.passed(), outcome.exitCause(), outcome.wallTimeMs(), outcome.detail());
+    }
+
+    /**
+     * The budget ran out before FINISHED. If the agent changed nothing, the hang is not its doing:
+     * the sandbox or the program itself did not come to an end, so it is an infrastructure failure.
+     * After an applied heal, a program that does not end is an outcome of the heal (not proceeded).
+     */
+    AttemptResult timedOut(long wallTimeMs) {
+        if (healsApplied == 0 && agentCause == null) {
+            infrastructureFailed("no FINISHED within the attempt's budget and no heal was applied", false);
+        }
+        return unfinished("timeout", wallTimeMs, "the attempt's budget ran out");
+    }
+
+    /** The attempt ended without an outcome (budget exhausted or sandbox failure). */
+    AttemptResult unfinished(String exitCause, long wallTimeMs, String detail) {
+        return result(false, false, exitCause, wallTimeMs, detail);
+    }
+
+    private AttemptResult result(boolean proceeded, boolean passed, String exitCause, long wallTimeMs, String detail) {
+        AttemptFailureClass failureClass;
+        String why;
+        if (infrastructureCause != null) {
+            failureClass = AttemptFailureClass.INFRASTRUCTURE;
+            why = infrastructureCause;
+        } else if (agentCause != null) {
+            failureClass = AttemptFailureClass.AGENT;
+            why = agentCause;
+        } else {
+            failureClass = AttemptFailureClass.NONE;
+            why = detail;
+        }
+        return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected,
+                firstExceptionType, exitCause, wallTimeMs, failureClass, why == null ? "" : why,
+                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable);
+    }
+}

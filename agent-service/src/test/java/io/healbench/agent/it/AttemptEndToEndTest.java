@@ -1,0 +1,51 @@
+package io.healbench.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.healbench.agent.messaging.AttemptBrokerClient;
+import io.healbench.proto.events.v1.AttemptCompleted;
+import io.healbench.proto.events.v1.AttemptEvent;
+import io.healbench.proto.events.v1.AttemptRequest;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One real attempt, end to end: an AttemptRequest on RabbitMQ, agent-service driving the real
+ * sandbox-service (which gates heals through the real guard-service) with the rules agent, and the
+ * attempt's events back on RabbitMQ.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = SandboxStackResource.class, restrictToAnnotatedClass = true)
+class AttemptEndToEndTest {
+
+    private static final String INSTANCE = "stdlib-colorsys-zerodivisionerror-rgb-to-hls";
+
+    @Test
+    void theRulesAgentHealsARealCrashAndTheAttemptIsReported() throws Exception {
+        try (AttemptBrokerClient broker = new AttemptBrokerClient()) {
+            AttemptRequest request = AttemptBrokerClient.request(INSTANCE, "rules");
+            broker.publish(request.toByteArray());
+
+            AttemptEvent started = broker.awaitEvent(AttemptBrokerClient.startedOf(request.getAttemptId()),
+                            Duration.ofSeconds(120))
+                    .orElseThrow(() -> new AssertionError("no attempt.started for " + request.getAttemptId()));
+            assertFalse(started.getStarted().getSession().isBlank());
+
+            AttemptEvent event = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()),
+                            Duration.ofSeconds(300))
+                    .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
+            AttemptCompleted completed = event.getCompleted();
+
+            assertEquals("none", completed.getFailureClass(), completed.getDetail());
+            assertEquals("ZeroDivisionError", completed.getExceptionType());
+            assertTrue(completed.getHealPoints() >= 1, completed.toString());
+            assertTrue(completed.getHealsApplied() >= 1, completed.toString());
+            assertEquals(completed.getHealPoints() > 0, completed.getHealsApplied() + completed.getHealsRejected() > 0);
+            assertTrue(completed.getWallTimeMs() > 0, completed.toString());
+        }
+    }
+}

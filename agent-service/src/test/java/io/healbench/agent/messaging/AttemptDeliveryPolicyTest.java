@@ -1,0 +1,101 @@
+package io.healbench.agent.messaging;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.healbench.proto.events.v1.AttemptCompleted;
+import io.healbench.proto.events.v1.AttemptEvent;
+import io.healbench.proto.events.v1.AttemptRequest;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** How attempt messages are settled, over the real RabbitMQ, when the sandbox cannot be reached. */
+@QuarkusTest
+@TestProfile(UnreachableSandboxProfile.class)
+class AttemptDeliveryPolicyTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private AttemptBrokerClient broker;
+
+    @BeforeEach
+    void connect() throws Exception {
+        broker = new AttemptBrokerClient();
+    }
+
+    @AfterEach
+    void disconnect() throws Exception {
+        broker.close();
+    }
+
+    @Test
+    void anUnavailableSandboxIsRetriedOnceThenRecordedAsInfrastructure() throws Exception {
+        AttemptRequest request = AttemptBrokerClient.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "rules");
+        broker.publish(request.toByteArray());
+
+        AttemptEvent event = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()), WAIT)
+                .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
+
+        AttemptCompleted completed = event.getCompleted();
+        assertEquals("infrastructure", completed.getFailureClass());
+        assertEquals("not_started", completed.getExitCause());
+        assertTrue(completed.getDetail().startsWith("still failing after a redelivery: "), completed.getDetail());
+        assertTrue(completed.getDetail().contains("UNAVAILABLE"), completed.getDetail());
+        assertEquals(request.getAttemptId() + "/completed", event.getEventId());
+        assertEquals(request.getTenant(), event.getTenant());
+        assertEquals(request.getRunId(), event.getRunId());
+        assertEquals(request.getInstanceId(), event.getInstanceId());
+        // Settled for good: neither a second completion nor a start (no session was ever created).
+        Thread.sleep(2000);
+        assertEquals(1, broker.eventsMatching(AttemptBrokerClient.completedOf(request.getAttemptId())).size());
+        assertEquals(0, broker.eventsMatching(AttemptBrokerClient.startedOf(request.getAttemptId())).size());
+    }
+
+    @Test
+    void anUnknownAgentIsTheAgentsFailureWithoutTouchingTheSandbox() throws Exception {
+        AttemptRequest request = AttemptBrokerClient.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "no-such-agent");
+        broker.publish(request.toByteArray());
+
+        AttemptCompleted completed = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()), WAIT)
+                .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()))
+                .getCompleted();
+
+        assertEquals("agent", completed.getFailureClass());
+        assertTrue(completed.getDetail().contains("no-such-agent") && completed.getDetail().contains("rules"),
+                completed.getDetail());
+        assertEquals(0, completed.getHealPoints());
+    }
+
+    @Test
+    void aPayloadThatIsNotAnAttemptRequestIsDeadLetteredNotRetried() throws Exception {
+        // Field 1 with wire type 7 does not exist: no protobuf parser accepts it.
+        byte[] marker = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
+        byte[] garbage = new byte[marker.length + 1];
+        garbage[0] = 0x0F;
+        System.arraycopy(marker, 0, garbage, 1, marker.length);
+        broker.publish(garbage);
+
+        byte[] deadLetter = broker.awaitDeadLetter(body -> Arrays.equals(body, garbage), WAIT)
+                .orElseThrow(() -> new AssertionError("the malformed request did not reach the dead-letter queue"));
+        assertArrayEquals(garbage, deadLetter);
+    }
+
+    @Test
+    void aRequestWithoutAttemptIdIsDeadLettered() throws Exception {
+        AttemptRequest request = AttemptBrokerClient.request("instance-" + UUID.randomUUID(), "rules").toBuilder()
+                .clearAttemptId()
+                .build();
+        broker.publish(request.toByteArray());
+
+        byte[] deadLetter = broker.awaitDeadLetter(body -> Arrays.equals(body, request.toByteArray()), WAIT)
+                .orElseThrow(() -> new AssertionError("the request without attempt_id was not dead-lettered"));
+        assertEquals(request.getInstanceId(), AttemptRequest.parseFrom(deadLetter).getInstanceId());
+    }
+}

@@ -1,0 +1,110 @@
+package io.healbench.agent.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AttemptTallyTest {
+
+    private static final AgentSessionOutcome PASSED = new AgentSessionOutcome(true, true, "exited", 0, 900, "");
+    private static final CrashObservation KEY_ERROR = new CrashObservation(1, "KeyError", "'k'",
+            new ObservedStatement("v = d[k]", "assign", List.of("v"), 3), List.of(), true);
+    private static final CrashObservation TYPE_ERROR = new CrashObservation(2, "TypeError", "bad",
+            new ObservedStatement("x = f()", "assign", List.of("x"), 9), List.of(), true);
+
+    @Test
+    void countsHealPointsAndKeepsTheFirstExceptionType() {
+        AttemptTally tally = new AttemptTally();
+        tally.sessionStarted("sessions/s1");
+        tally.crashed(KEY_ERROR);
+        tally.healRejected();
+        tally.healApplied();
+        tally.crashed(TYPE_ERROR);
+        tally.healApplied();
+
+        AttemptResult result = tally.finished(PASSED);
+
+        assertEquals("sessions/s1", result.session());
+        assertEquals(2, result.healPoints());
+        assertEquals(2, result.healsApplied());
+        assertEquals(1, result.healsRejected());
+        assertEquals("KeyError", result.exceptionType());
+        assertEquals(AttemptFailureClass.NONE, result.failureClass());
+        assertTrue(result.proceeded() && result.passed());
+        assertFalse(result.retryable());
+    }
+
+    @Test
+    void aSandboxErrorOutcomeIsAnInfrastructureFailure() {
+        AttemptTally tally = new AttemptTally();
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error", -1, 10, "bwrap: no such file"));
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+        assertTrue(result.detail().contains("bwrap"), result.detail());
+        assertFalse(result.retryable());
+    }
+
+    @Test
+    void aProgramThatFailsItsTestIsNotAFailureOfAnyone() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        tally.healApplied();
+        AttemptResult result = tally.finished(new AgentSessionOutcome(true, false, "exited", 1, 10, "AssertionError"));
+        assertEquals(AttemptFailureClass.NONE, result.failureClass());
+        assertFalse(result.passed());
+    }
+
+    @Test
+    void infrastructureOutranksAgent() {
+        AttemptTally tally = new AttemptTally();
+        tally.agentFailed("no decision");
+        assertEquals(AttemptFailureClass.AGENT, tally.finished(PASSED).failureClass());
+        tally.infrastructureFailed("UNAVAILABLE", true);
+        AttemptResult result = tally.unfinished("error", 5, "");
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+        assertEquals("UNAVAILABLE", result.detail());
+        assertTrue(result.retryable());
+    }
+
+    @Test
+    void theFirstInfrastructureCauseIsKept() {
+        AttemptTally tally = new AttemptTally();
+        tally.infrastructureFailed("first", false);
+        tally.infrastructureFailed("second", true);
+        AttemptResult result = tally.unfinished("error", 5, "");
+        assertEquals("first", result.detail());
+        assertFalse(result.retryable());
+    }
+
+    @Test
+    void aTimeoutWithoutAnyAppliedHealIsInfrastructure() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        tally.healRejected();
+        AttemptResult result = tally.timedOut(600_000);
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+        assertEquals("timeout", result.exitCause());
+        assertFalse(result.retryable(), "a hang would likely hang again");
+    }
+
+    @Test
+    void aTimeoutAfterAnAppliedHealIsTheHealsOutcome() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        tally.healApplied();
+        AttemptResult result = tally.timedOut(600_000);
+        assertEquals(AttemptFailureClass.NONE, result.failureClass());
+        assertFalse(result.proceeded());
+        assertEquals("timeout", result.exitCause());
+    }
+
+    @Test
+    void aTimeoutWhileTheAgentFailedIsTheAgents() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        tally.agentFailed("decided after the budget");
+        assertEquals(AttemptFailureClass.AGENT, tally.timedOut(600_000).failureClass());
+    }
+}
