@@ -1,0 +1,57 @@
+package io.healbench.sandbox.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Settings of the sandbox, all under {@code healbench.sandbox.*} and all with defaults (standalone mode). */
+@ConfigMapping(prefix = "healbench.sandbox")
+public interface SandboxConfig {
+
+    /** Where workspaces are created; default {@code ${java.io.tmpdir}/healbench/workspaces}. */
+    Optional<Path> workspaceRoot();
+
+    /** Dataset directory; default {@code ${healbench.home}/dataset}. */
+    Optional<Path> datasetDir();
+
+    /** Directory holding the {@code healrt} package; default {@code ${healbench.home}/healrt}. */
+    Optional<Path> healrtDir();
+
+    /** pyenv root whose {@code versions/X.Y.Z} hold the interpreters and their stdlib. */
+    @WithDefault("/root/.pyenv")
+    Path pyenvRoot();
+
+    /** Live sessions (process not yet ended) allowed at once; more are refused. */
+    @WithDefault("4")
+    int maxSessions();
+
+    /** Wall-clock limit of one session's process; on expiry its process group is killed. */
+    @WithDefault("300s")
+    Duration wallClockLimit();
+
+    /** Cap on the stdout plus stderr kept per session; the excess is dropped with a marker. */
+    @WithDefault("1048576")
+    long outputLimitBytes();
+
+    /** The runtime's own time budget for a heal; the sandbox waits this plus {@link #replyMargin()}. */
+    @WithDefault("30s")
+    Duration healTimeout();
+
+    /** The runtime's own time budget for a probe; the sandbox waits this plus {@link #replyMargin()}. */
+    @WithDefault("20s")
+    Duration probeTimeout();
+
+    /** Slack on top of the runtime's budgets for the answer to travel back. */
+    @WithDefault("5s")
+    Duration replyMargin();
+
+    /** Time allowed for the HealCore gate (guard-service) to answer. */
+    @WithDefault("10s")
+    Duration gateTimeout();
+
+    /** Cap on heal points of one execution, passed to the runtime. */
+    @WithDefault("10")
+    int maxHealPoints();
+}

@@ -1,0 +1,45 @@
+package io.healbench.sandbox.config;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Path;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** The directories the sandbox works with, resolved against {@code healbench.home}. */
+@ApplicationScoped
+public class SandboxPaths {
+
+    private final Path workspaceRoot;
+    private final Path datasetDir;
+    private final Path healrtDir;
+    private final Path pyenvRoot;
+
+    public SandboxPaths(SandboxConfig config, @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
+        Path homeDir = Path.of(home).toAbsolutePath().normalize();
+        this.workspaceRoot = config.workspaceRoot()
+                .orElse(Path.of(System.getProperty("java.io.tmpdir"), "healbench", "workspaces"))
+                .toAbsolutePath().normalize();
+        this.datasetDir = absolute(homeDir, config.datasetDir().orElse(homeDir.resolve("dataset")));
+        this.healrtDir = absolute(homeDir, config.healrtDir().orElse(homeDir.resolve("healrt")));
+        this.pyenvRoot = config.pyenvRoot().toAbsolutePath().normalize();
+    }
+
+    private static Path absolute(Path home, Path path) {
+        return home.resolve(path).normalize();
+    }
+
+    public Path workspaceRoot() {
+        return workspaceRoot;
+    }
+
+    public Path datasetDir() {
+        return datasetDir;
+    }
+
+    public Path healrtDir() {
+        return healrtDir;
+    }
+
+    public Path pyenvRoot() {
+        return pyenvRoot;
+    }
+}

@@ -1,0 +1,153 @@
+package io.healbench.sandbox.grpc;
+
+import com.google.protobuf.Timestamp;
+import io.healbench.proto.sandbox.v1.CrashContext;
+import io.healbench.proto.sandbox.v1.CrashStatement;
+import io.healbench.proto.sandbox.v1.Frame;
+import io.healbench.proto.sandbox.v1.GuardDecision;
+import io.healbench.proto.sandbox.v1.HealResult;
+import io.healbench.proto.sandbox.v1.LocalVariable;
+import io.healbench.proto.sandbox.v1.Outcome;
+import io.healbench.proto.sandbox.v1.ProbeResult;
+import io.healbench.proto.sandbox.v1.ReadFileResponse;
+import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.sandbox.v1.Session;
+import io.healbench.proto.sandbox.v1.SessionEvent;
+import io.healbench.proto.sandbox.v1.Variant;
+import io.healbench.sandbox.service.model.HealOutcome;
+import io.healbench.sandbox.service.model.ProbeOutcome;
+import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.workspace.FileExcerpt;
+import java.time.Instant;
+
+/** Translates between the sandbox's domain records and the {@code healbench.sandbox.v1} messages. */
+final class SandboxProtoMapper {
+
+    private SandboxProtoMapper() {}
+
+    static io.healbench.sandbox.service.model.Variant variant(Variant variant) {
+        return switch (variant) {
+            case BUGGY -> io.healbench.sandbox.service.model.Variant.BUGGY;
+            case REFERENCE -> io.healbench.sandbox.service.model.Variant.REFERENCE;
+            default -> null;
+        };
+    }
+
+    static String resume(ResumeMode mode) {
+        return switch (mode) {
+            case RETRY -> "retry";
+            case RETURN -> "return";
+            default -> "skip";
+        };
+    }
+
+    static ResumeMode resume(String mode) {
+        return switch (mode == null ? "" : mode) {
+            case "retry" -> ResumeMode.RETRY;
+            case "return" -> ResumeMode.RETURN;
+            case "skip" -> ResumeMode.SKIP;
+            default -> ResumeMode.RESUME_MODE_UNSPECIFIED;
+        };
+    }
+
+    static Session session(SessionView view) {
+        return Session.newBuilder()
+                .setName(view.name())
+                .setInstanceId(view.instanceId())
+                .setVariant(view.variant() == io.healbench.sandbox.service.model.Variant.BUGGY ? Variant.BUGGY : Variant.REFERENCE)
+                .setState(Session.State.valueOf(view.state().name()))
+                .setHealPoint(view.healPoint())
+                .setCreateTime(timestamp(view.createTime()))
+                .putAllLabels(view.labels())
+                .build();
+    }
+
+    static SessionEvent event(io.healbench.sandbox.service.model.SessionEvent event) {
+        SessionEvent.Builder out = SessionEvent.newBuilder()
+                .setSession(event.session())
+                .setSequence(event.sequence())
+                .setTime(timestamp(event.time()));
+        io.healbench.sandbox.service.model.SessionEvent.Payload payload = event.payload();
+        if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.Crashed crashed) {
+            out.setCrashed(crash(crashed.context()));
+        } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.ProbeAnswered probe) {
+            out.setProbeResult(probe(probe.result()));
+        } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.HealAnswered heal) {
+            out.setHealResult(heal(heal.result()));
+        } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.GuardDecided guard) {
+            out.setGuardEvent(decision(guard.decision()));
+        } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.Output output) {
+            out.setOutput(output.text());
+        } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.Finished finished) {
+            out.setFinished(outcome(finished.outcome()));
+        }
+        return out.build();
+    }
+
+    static CrashContext crash(io.healbench.sandbox.service.model.CrashContext c) {
+        CrashContext.Builder out = CrashContext.newBuilder()
+                .setHealPoint(c.healPoint())
+                .setExceptionType(c.exceptionType())
+                .setExceptionMessage(c.exceptionMessage())
+                .setFunctionSource(c.functionSource())
+                .addAllCallerSources(c.callerSources().stream().map(SandboxProtoMapper::text).toList())
+                .setInFunction(c.inFunction());
+        c.traceback().forEach(f -> out.addTraceback(Frame.newBuilder()
+                .setFile(text(f.file())).setLine(f.line()).setFunction(text(f.function()))
+                .setSourceLine(text(f.sourceLine())).setProject(f.project())));
+        c.locals().forEach(v -> out.addLocals(LocalVariable.newBuilder()
+                .setName(text(v.name())).setType(text(v.type())).setRepr(text(v.repr())).setTruncated(v.truncated())));
+        if (c.statement() != null) {
+            io.healbench.sandbox.service.model.CrashContext.Statement s = c.statement();
+            out.setStatement(CrashStatement.newBuilder()
+                    .setSource(text(s.source())).setFile(text(s.file())).setLine(s.line()).setEndLine(s.endLine())
+                    .setCol(s.col()).setEndCol(s.endCol()).setKind(text(s.kind()))
+                    .addAllTargets(s.targets() == null ? java.util.List.of() : s.targets()));
+        }
+        return out.build();
+    }
+
+    static ProbeResult probe(ProbeOutcome p) {
+        return ProbeResult.newBuilder().setOk(p.ok()).setOutput(text(p.output())).setValueRepr(text(p.value())).setError(text(p.error())).build();
+    }
+
+    static HealResult heal(HealOutcome h) {
+        HealResult.Builder out = HealResult.newBuilder()
+                .setApplied(h.applied())
+                .setTraceback(text(h.traceback()))
+                .addAllChanged(h.changed())
+                .setResumed(resume(h.resume()));
+        if (h.error() != null) {
+            out.setError(SandboxErrors.status(h.error()));
+        }
+        h.guardDecisions().forEach(d -> out.addGuardDecisions(decision(d)));
+        return out.build();
+    }
+
+    static GuardDecision decision(io.healbench.sandbox.service.model.GuardDecision d) {
+        return GuardDecision.newBuilder().setHealPoint(d.healPoint()).setStage(text(d.stage()))
+                .setVerdict(text(d.verdict())).setReason(text(d.reason())).build();
+    }
+
+    static Outcome outcome(io.healbench.sandbox.service.model.Outcome o) {
+        return Outcome.newBuilder()
+                .setProceeded(o.proceeded()).setPassed(o.passed())
+                .setHealPoints(o.healPoints()).setHealsApplied(o.healsApplied()).setHealsRejected(o.healsRejected())
+                .setExitCause(text(o.exitCause())).setExitCode(o.exitCode()).setWallTimeMs(o.wallTimeMs())
+                .putAllTrace(o.trace()).setDetail(text(o.detail()))
+                .build();
+    }
+
+    static ReadFileResponse file(FileExcerpt excerpt) {
+        return ReadFileResponse.newBuilder().setPath(excerpt.path()).setContent(excerpt.content()).setTotalLines(excerpt.totalLines()).build();
+    }
+
+    private static Timestamp timestamp(Instant instant) {
+        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    }
+
+    private static String text(String s) {
+        return s == null ? "" : s;
+    }
+
+}

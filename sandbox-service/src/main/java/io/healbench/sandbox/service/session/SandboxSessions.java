@@ -1,0 +1,223 @@
+package io.healbench.sandbox.service.session;
+
+import io.healbench.common.dataset.Instance;
+import io.healbench.common.dataset.InstanceCatalog;
+import io.healbench.common.dataset.InstanceFormatException;
+import io.healbench.sandbox.config.SandboxConfig;
+import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.SandboxException;
+import io.healbench.sandbox.service.SandboxException.Kind;
+import io.healbench.sandbox.service.heal.GateVerdict;
+import io.healbench.sandbox.service.heal.HealCodeGate;
+import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.model.CrashContext;
+import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.HealOutcome;
+import io.healbench.sandbox.service.model.ProbeOutcome;
+import io.healbench.sandbox.service.model.SessionEvent;
+import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.process.GroupProcess;
+import io.healbench.sandbox.service.process.ProcessLauncher;
+import io.healbench.sandbox.service.workspace.FileExcerpt;
+import io.healbench.sandbox.service.workspace.Workspace;
+import io.healbench.sandbox.service.workspace.WorkspaceFiles;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
+import io.smallrye.mutiny.Multi;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * The sessions of this sandbox: creates them (bounded, idempotent by request id), routes commands to them,
+ * and enforces the heal path: every heal passes the HealCore gate before the runtime ever sees it.
+ */
+@ApplicationScoped
+public class SandboxSessions {
+
+    private static final Logger LOG = Logger.getLogger(SandboxSessions.class);
+    private static final String INSTANCE_ID = "[a-z0-9][a-z0-9._-]{2,120}";
+    private static final long CLOSE_WAIT_SECONDS = 15;
+
+    private final SandboxConfig config;
+    private final Path datasetDir;
+    private final WorkspaceMaterializer materializer;
+    private final WorkspaceFiles files;
+    private final HealrtInvocation invocation;
+    private final ProcessLauncher launcher;
+    private final HealCodeGate gate;
+    private final HealEventSink sink;
+
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
+    private final Map<String, String> sessionByRequest = new ConcurrentHashMap<>();
+
+    public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, WorkspaceFiles files,
+                           HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, HealEventSink sink) {
+        this.config = config;
+        this.datasetDir = paths.datasetDir();
+        this.materializer = materializer;
+        this.files = files;
+        this.invocation = invocation;
+        this.launcher = launcher;
+        this.gate = gate;
+        this.sink = sink;
+    }
+
+    public synchronized SessionView create(CreateSessionCommand command) {
+        String requestId = command.requestId() == null ? "" : command.requestId();
+        if (!requestId.isEmpty() && sessionByRequest.containsKey(requestId)) {
+            return sessions.get(sessionByRequest.get(requestId)).view();
+        }
+        if (command.variant() == null) {
+            throw new SandboxException(Kind.INVALID_ARGUMENT, "VARIANT_REQUIRED", "variant must be BUGGY or REFERENCE");
+        }
+        long live = sessions.values().stream().filter(Session::live).count();
+        if (live >= config.maxSessions()) {
+            throw new SandboxException(Kind.RESOURCE_EXHAUSTED, "TOO_MANY_SESSIONS",
+                    live + " sessions are live, the limit is " + config.maxSessions() + "; close one or retry later");
+        }
+        Instance instance = instance(command.instanceId());
+        Workspace workspace = materializer.materialize(instance, command.variant());
+        String id = UUID.randomUUID().toString();
+        Session session = new Session(id, workspace, command.labels(), sink, config.outputLimitBytes());
+        RuntimeChannel channel = null;
+        try {
+            channel = RuntimeChannel.listen(workspace.controlSocket());
+            session.attach(channel);
+            GroupProcess process = launcher.launch(invocation.prepare(workspace, command.intercept()));
+            SessionSupervisor supervisor = new SessionSupervisor(session, process, channel, config.wallClockLimit());
+            supervisors.put(session.name(), supervisor);
+            sessions.put(session.name(), session);
+            supervisor.start();
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.close();
+            }
+            materializer.delete(workspace.dir());
+            if (e instanceof SandboxException sandbox) {
+                throw sandbox;
+            }
+            throw new SandboxException(Kind.INTERNAL, "SESSION_START_FAILED", "cannot start a session for " + instance.id() + ": " + e.getMessage(), e);
+        }
+        if (!requestId.isEmpty()) {
+            sessionByRequest.put(requestId, session.name());
+        }
+        LOG.infof("%s: %s %s started in %s", session.name(), instance.id(), command.variant(), workspace.dir());
+        return session.view();
+    }
+
+    public SessionView get(String name) {
+        return session(name).view();
+    }
+
+    public Multi<SessionEvent> watch(String name) {
+        return session(name).watch();
+    }
+
+    public ProbeOutcome probe(String name, String code, boolean inplace) {
+        Session session = session(name);
+        session.requireCrashed();
+        return session.probe(code, inplace, config.probeTimeout().plus(config.replyMargin()));
+    }
+
+    /** The heal path: HealCore gate first (a rejected heal never reaches the runtime), then the runtime. */
+    public HealOutcome heal(String name, String code, String resume) {
+        Session session = session(name);
+        CrashContext crash = session.requireCrashed();
+        GateVerdict verdict = gate.check(code == null ? "" : code);
+        if (!verdict.allowed()) {
+            GuardDecision rejected = new GuardDecision(crash.healPoint(), "gate", "rejected", verdict.summary());
+            HealOutcome outcome = new HealOutcome(false,
+                    new HealOutcome.HealError(true, "HEALCORE_REJECTED", "the heal is outside HealCore: " + verdict.summary()),
+                    "", List.of(), resume, List.of(rejected));
+            session.recordRefusedHeal(outcome);
+            sink.guardDecision(session.view(), rejected);
+            return outcome;
+        }
+        GuardDecision accepted = new GuardDecision(crash.healPoint(), "gate", "accepted",
+                "inside HealCore" + (verdict.gateVersion().isEmpty() ? "" : " (gate " + verdict.gateVersion() + ")"));
+        session.recordGuardDecision(accepted);
+        sink.guardDecision(session.view(), accepted);
+        HealOutcome outcome = session.heal(code, resume, List.of(accepted), config.healTimeout().plus(config.replyMargin()));
+        if (outcome.applied()) {
+            sink.healApplied(session.view(), crash.healPoint(), code, outcome.resume(), crash.exceptionType());
+        }
+        return outcome;
+    }
+
+    public SessionView reraise(String name) {
+        Session session = session(name);
+        session.reraise();
+        return session.view();
+    }
+
+    public FileExcerpt readFile(String name, String path, int startLine, int endLine) {
+        Session session = session(name);
+        if (!Files.isDirectory(session.workspace().sourceDir())) {
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "WORKSPACE_DELETED", name + " is closed: its workspace is gone");
+        }
+        return files.read(session.workspace(), path, startLine, endLine);
+    }
+
+    /** Kills the process group, waits for its end to be recorded, and deletes the workspace. Idempotent. */
+    public SessionView close(String name) {
+        Session session = session(name);
+        SessionSupervisor supervisor = supervisors.remove(name);
+        if (supervisor != null) {
+            supervisor.kill();
+            try {
+                session.ended().get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                LOG.warnf("%s: the process did not end within %d s of being killed", name, CLOSE_WAIT_SECONDS);
+            } catch (Exception e) {
+                LOG.warnf(e, "%s: waiting for the process end failed", name);
+            }
+            session.markClosed();
+            materializer.delete(session.workspace().dir());
+        }
+        return session.view();
+    }
+
+    @PreDestroy
+    void closeAll() {
+        for (String name : List.copyOf(supervisors.keySet())) {
+            try {
+                close(name);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "%s: close at shutdown failed", name);
+            }
+        }
+    }
+
+    private Session session(String name) {
+        Session session = name == null ? null : sessions.get(name);
+        if (session == null) {
+            throw new SandboxException(Kind.NOT_FOUND, "SESSION_NOT_FOUND", "no session named '" + name + "'");
+        }
+        return session;
+    }
+
+    private Instance instance(String id) {
+        if (id == null || !id.matches(INSTANCE_ID)) {
+            throw new SandboxException(Kind.INVALID_ARGUMENT, "INSTANCE_ID_INVALID", "instance_id must match " + INSTANCE_ID + ", got '" + id + "'");
+        }
+        Path yaml = datasetDir.resolve("instances").resolve(id).resolve("instance.yaml");
+        if (!Files.isRegularFile(yaml)) {
+            throw new SandboxException(Kind.NOT_FOUND, "INSTANCE_NOT_FOUND", "no instance '" + id + "' in " + datasetDir);
+        }
+        try {
+            return InstanceCatalog.parse(yaml);
+        } catch (InstanceFormatException e) {
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "INSTANCE_INVALID", e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,293 @@
+package io.healbench.sandbox.service.session;
+
+import io.healbench.sandbox.service.SandboxException;
+import io.healbench.sandbox.service.SandboxException.Kind;
+import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.model.CrashContext;
+import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.HealOutcome;
+import io.healbench.sandbox.service.model.Outcome;
+import io.healbench.sandbox.service.model.ProbeOutcome;
+import io.healbench.sandbox.service.model.SessionEvent;
+import io.healbench.sandbox.service.model.SessionState;
+import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.workspace.Workspace;
+import io.smallrye.mutiny.Multi;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One session: one runtime process paused (or not) at its crashes, its control channel and its event log.
+ * The runtime's messages arrive through {@link #onRuntimeMessage}; commands go out one at a time.
+ */
+public final class Session {
+
+    private final String name;
+    private final Instant createTime = Instant.now();
+    private final Workspace workspace;
+    private final Map<String, String> labels;
+    private final SessionEventLog log;
+    private final HealEventSink sink;
+    private final long outputLimit;
+    private final ReentrantLock commandLock = new ReentrantLock();
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+
+    private volatile SessionState state = SessionState.STARTING;
+    private volatile CrashContext crash;
+    private volatile RuntimeChannel channel;
+    private long outputBytes;
+    private boolean outputTruncated;
+    private boolean finishedReported;
+
+    /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
+    private record Pending(CompletableFuture<RuntimeMessage> answer, List<GuardDecision> decisions) {}
+
+    Session(String id, Workspace workspace, Map<String, String> labels, HealEventSink sink, long outputLimit) {
+        this.name = "sessions/" + id;
+        this.workspace = workspace;
+        this.labels = Map.copyOf(labels);
+        this.log = new SessionEventLog(name);
+        this.sink = sink;
+        this.outputLimit = outputLimit;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Workspace workspace() {
+        return workspace;
+    }
+
+    public SessionState state() {
+        return state;
+    }
+
+    public SessionView view() {
+        CrashContext current = crash;
+        return new SessionView(name, workspace.instance().id(), workspace.variant(), state,
+                state == SessionState.CRASHED && current != null ? current.healPoint() : 0, createTime, labels);
+    }
+
+    public Multi<SessionEvent> watch() {
+        return log.watch();
+    }
+
+    public List<SessionEvent> events() {
+        return log.snapshot();
+    }
+
+    boolean live() {
+        return state != SessionState.FINISHED && state != SessionState.CLOSED;
+    }
+
+    void attach(RuntimeChannel runtimeChannel) {
+        this.channel = runtimeChannel;
+    }
+
+    /** Completes when the process has ended and its end has been recorded. */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    // ---------------------------------------------------------------- from the runtime and the process
+
+    void onRuntimeMessage(RuntimeMessage message) {
+        if (message instanceof RuntimeMessage.Hello) {
+            if (state == SessionState.STARTING) {
+                state = SessionState.RUNNING;
+            }
+        } else if (message instanceof RuntimeMessage.Crash c) {
+            crash = c.context();
+            state = SessionState.CRASHED;
+            log.append(new SessionEvent.Crashed(c.context()));
+        } else if (message instanceof RuntimeMessage.ProbeReply reply) {
+            log.append(new SessionEvent.ProbeAnswered(reply.outcome()));
+            answer(reply.id(), reply);
+        } else if (message instanceof RuntimeMessage.HealReply reply) {
+            Pending waiting = pending.get(reply.id());
+            HealOutcome outcome = withDecisions(reply.outcome(), waiting == null ? List.of() : waiting.decisions());
+            if (outcome.applied()) {
+                // The runtime resumes right after this reply; its next crash is a new heal point.
+                crash = null;
+                state = SessionState.RUNNING;
+            }
+            log.append(new SessionEvent.HealAnswered(outcome));
+            answer(reply.id(), new RuntimeMessage.HealReply(reply.id(), outcome));
+        } else if (message instanceof RuntimeMessage.GuardEvent guard) {
+            log.append(new SessionEvent.GuardDecided(guard.decision()));
+            sink.guardDecision(view(), guard.decision());
+        } else if (message instanceof RuntimeMessage.Note note) {
+            output("[healrt event " + note.kind() + "] " + note.json() + "\n");
+        } else if (message instanceof RuntimeMessage.Finished finished) {
+            finish(finished.outcome());
+        } else if (message instanceof RuntimeMessage.Malformed bad) {
+            output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + abbreviate(bad.line(), 2000) + "\n");
+        }
+    }
+
+    /** Program output or a diagnostic, counted against the session's output cap. */
+    synchronized void output(String text) {
+        if (outputTruncated) {
+            return;
+        }
+        long size = text.getBytes(StandardCharsets.UTF_8).length;
+        if (outputBytes + size > outputLimit) {
+            outputTruncated = true;
+            log.append(new SessionEvent.Output("[sandbox] output limit of " + outputLimit + " bytes reached; further output is dropped\n"));
+            return;
+        }
+        outputBytes += size;
+        log.append(new SessionEvent.Output(text));
+    }
+
+    /** The process has ended; records FINISHED with the cause unless the runtime reported its outcome. */
+    void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail) {
+        synchronized (this) {
+            if (!finishedReported) {
+                finish(Outcome.withoutReport(exitCause, exitCode, wallTimeMs, detail));
+            }
+        }
+        SandboxException gone = new SandboxException(Kind.FAILED_PRECONDITION, "SESSION_ENDED",
+                name + " ended (" + exitCause + ") before the runtime answered");
+        pending.values().forEach(p -> p.answer().completeExceptionally(gone));
+        ended.complete(null);
+    }
+
+    private synchronized void finish(Outcome outcome) {
+        finishedReported = true;
+        crash = null;
+        if (state != SessionState.CLOSED) {
+            state = SessionState.FINISHED;
+        }
+        log.append(new SessionEvent.Finished(outcome));
+    }
+
+    void markClosed() {
+        state = SessionState.CLOSED;
+        log.close();
+    }
+
+    // ---------------------------------------------------------------- commands to the runtime
+
+    /** Fails with FAILED_PRECONDITION unless the session is paused at a crash; returns that crash. */
+    public CrashContext requireCrashed() {
+        CrashContext current = crash;
+        if (state != SessionState.CRASHED || current == null) {
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "SESSION_NOT_CRASHED",
+                    name + " is " + state + ", not CRASHED: probe, heal and reraise need a paused crash");
+        }
+        return current;
+    }
+
+    public ProbeOutcome probe(String code, boolean inplace, Duration timeout) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("cmd", "probe");
+        command.put("code", code);
+        command.put("inplace", inplace);
+        return ((RuntimeMessage.ProbeReply) request(command, List.of(), timeout)).outcome();
+    }
+
+    /** Sends the heal (which must have passed the gate already) and waits for its result. */
+    public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("cmd", "heal");
+        command.put("code", code);
+        command.put("resume", resume);
+        return ((RuntimeMessage.HealReply) request(command, decisions, timeout)).outcome();
+    }
+
+    /** Records a heal that never reached the runtime (refused before it could run). */
+    public void recordRefusedHeal(HealOutcome outcome) {
+        outcome.guardDecisions().forEach(d -> log.append(new SessionEvent.GuardDecided(d)));
+        log.append(new SessionEvent.HealAnswered(outcome));
+    }
+
+    /** Records a guard decision taken on the sandbox's side (e.g. the gate accepting a heal). */
+    public void recordGuardDecision(GuardDecision decision) {
+        log.append(new SessionEvent.GuardDecided(decision));
+    }
+
+    public void reraise() {
+        commandLock.lock();
+        try {
+            requireCrashed();
+            send(Map.of("cmd", "reraise"));
+            crash = null;
+            state = SessionState.RUNNING;
+        } finally {
+            commandLock.unlock();
+        }
+    }
+
+    private RuntimeMessage request(Map<String, Object> command, List<GuardDecision> decisions, Duration timeout) {
+        commandLock.lock();
+        String id = UUID.randomUUID().toString();
+        try {
+            requireCrashed();
+            command.put("id", id);
+            Pending waiting = new Pending(new CompletableFuture<>(), List.copyOf(decisions));
+            pending.put(id, waiting);
+            send(command);
+            return waiting.answer().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new SandboxException(Kind.DEADLINE_EXCEEDED, "RUNTIME_TIMEOUT",
+                    name + ": no answer to '" + command.get("cmd") + "' within " + timeout.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SandboxException sandbox) {
+                throw sandbox;
+            }
+            throw new SandboxException(Kind.INTERNAL, "RUNTIME_FAILED", name + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", name + ": interrupted while waiting for the runtime", e);
+        } finally {
+            pending.remove(id);
+            commandLock.unlock();
+        }
+    }
+
+    private void send(Map<String, Object> command) {
+        RuntimeChannel current = channel;
+        try {
+            if (current == null) {
+                throw new IOException("no control channel");
+            }
+            current.send(RuntimeMessageDecoder.encode(command));
+        } catch (IOException e) {
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "RUNTIME_UNREACHABLE", name + ": cannot send '" + command.get("cmd")
+                    + "' to the runtime: " + e.getMessage(), e);
+        }
+    }
+
+    private void answer(String id, RuntimeMessage reply) {
+        Pending waiting = pending.get(id);
+        if (waiting != null) {
+            waiting.answer().complete(reply);
+        }
+    }
+
+    private static HealOutcome withDecisions(HealOutcome outcome, List<GuardDecision> decisions) {
+        List<GuardDecision> all = new ArrayList<>(decisions);
+        all.addAll(outcome.guardDecisions());
+        return new HealOutcome(outcome.applied(), outcome.error(), outcome.traceback(), outcome.changed(), outcome.resume(), List.copyOf(all));
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "...";
+    }
+}

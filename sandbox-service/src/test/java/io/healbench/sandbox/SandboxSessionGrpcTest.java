@@ -1,0 +1,237 @@
+package io.healbench.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import com.google.rpc.Code;
+import io.healbench.proto.events.v1.AttemptEvent;
+import io.healbench.proto.sandbox.v1.CloseSessionRequest;
+import io.healbench.proto.sandbox.v1.CrashContext;
+import io.healbench.proto.sandbox.v1.CreateSessionRequest;
+import io.healbench.proto.sandbox.v1.Frame;
+import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealResult;
+import io.healbench.proto.sandbox.v1.Outcome;
+import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeResult;
+import io.healbench.proto.sandbox.v1.ReadFileRequest;
+import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.sandbox.v1.SandboxService;
+import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
+import io.healbench.proto.sandbox.v1.Session;
+import io.healbench.proto.sandbox.v1.SessionEvent;
+import io.healbench.proto.sandbox.v1.Variant;
+import io.quarkus.grpc.GrpcClient;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real session over gRPC: real CPython 3.11.7 under the real healrt, heals gated by the real guard-service. */
+@QuarkusTest
+@WithTestResource(GuardServiceResource.class)
+class SandboxSessionGrpcTest {
+
+    static final String INSTANCE = "sandbox-colorsys-typeerror-rgb-to-hsv";
+    static final String EXCHANGE = "healbench.events.test-sandbox";
+    static final Duration CRASH_WAIT = Duration.ofSeconds(90);
+    static final Duration FINISH_WAIT = Duration.ofSeconds(90);
+    static final String CORRECT_HEAL = "h = 4.0+gc-rc";
+
+    @GrpcClient("sandbox")
+    SandboxServiceBlockingStub sandbox;
+
+    @GrpcClient("sandbox")
+    SandboxService sandboxStreams;
+
+    private final List<String> opened = new ArrayList<>();
+    private Connection rabbit;
+    private Channel events;
+    private String eventQueue;
+    /** Every event taken off the queue so far; several assertions may look for different ones. */
+    private final List<AttemptEvent> seen = new ArrayList<>();
+
+    @BeforeEach
+    void listenForSessionEvents() throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost("127.0.0.1");
+        factory.setPort(5672);
+        rabbit = factory.newConnection();
+        events = rabbit.createChannel();
+        events.exchangeDeclare(EXCHANGE, "topic", true);
+        eventQueue = events.queueDeclare().getQueue();
+        events.queueBind(eventQueue, EXCHANGE, "session.#");
+    }
+
+    @AfterEach
+    void closeSessions() throws Exception {
+        for (String name : opened) {
+            sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build());
+        }
+        rabbit.close();
+    }
+
+    private Session create(String attemptId) {
+        Session session = sandbox.createSession(CreateSessionRequest.newBuilder()
+                .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true)
+                .setRequestId(UUID.randomUUID().toString())
+                .putLabels("tenant", "t-sandbox-test").putLabels("run_id", "run-1").putLabels("attempt_id", attemptId)
+                .build());
+        opened.add(session.getName());
+        return session;
+    }
+
+    private HealResult heal(Session session, String code) {
+        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+    }
+
+    @Test
+    void crashIsHealedAndTheTestProceeds() throws Exception {
+        String attempt = "attempt-" + UUID.randomUUID();
+        Session session = create(attempt);
+        assertEquals("t-sandbox-test", session.getLabelsOrThrow("tenant"));
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            CrashContext crash = watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT).getCrashed();
+            assertEquals(1, crash.getHealPoint());
+            assertEquals("TypeError", crash.getExceptionType());
+            assertTrue(crash.getExceptionMessage().contains("'float' and 'str'"), crash.getExceptionMessage());
+            Frame innermost = crash.getTraceback(crash.getTracebackCount() - 1);
+            assertTrue(innermost.getFile().endsWith("colorsys.py"), innermost.toString());
+            assertEquals("rgb_to_hsv", innermost.getFunction());
+            assertEquals(141, innermost.getLine());
+            assertTrue(innermost.getProject());
+            assertTrue(crash.getStatement().getSource().contains("str(rc)"), crash.getStatement().toString());
+            assertTrue(crash.getFunctionSource().startsWith("def rgb_to_hsv"), crash.getFunctionSource());
+            assertTrue(crash.getLocalsList().stream().anyMatch(v -> v.getName().equals("rc") && v.getRepr().equals("1.0")), crash.getLocalsList().toString());
+
+            ProbeResult probe = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("4.0+gc-rc").build());
+            assertTrue(probe.getOk(), probe.toString());
+            assertEquals("4.0", probe.getValueRepr());
+
+            String line = sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath("colorsys.py")
+                    .setStartLine(141).setEndLine(141).build()).getContent();
+            assertEquals("        h = 4.0+gc-str(rc)\n", line);
+
+            HealResult healed = heal(session, CORRECT_HEAL);
+            assertTrue(healed.getApplied(), healed.toString());
+            assertEquals(ResumeMode.SKIP, healed.getResumed());
+            assertTrue(healed.getChangedList().contains("h"), healed.toString());
+            assertEquals("gate", healed.getGuardDecisions(0).getStage());
+            assertEquals("accepted", healed.getGuardDecisions(0).getVerdict());
+
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
+            assertTrue(outcome.getProceeded(), outcome.toString());
+            assertTrue(outcome.getPassed(), outcome.toString());
+            assertEquals(1, outcome.getHealPoints());
+            assertEquals(1, outcome.getHealsApplied());
+            assertTrue(watch.completed() || waitCompleted(watch), "the stream ends after FINISHED");
+        }
+
+        // Replay: a late watcher gets the whole history, in order, ending with FINISHED.
+        try (SessionEvents replay = new SessionEvents(sandboxStreams, session.getName())) {
+            replay.await("FINISHED (replayed)", SessionEvent::hasFinished, Duration.ofSeconds(10));
+            List<SessionEvent> all = replay.all();
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(i + 1, all.get(i).getSequence());
+            }
+            List<SessionEvent.KindCase> kinds = all.stream().map(SessionEvent::getKindCase).filter(k -> k != SessionEvent.KindCase.OUTPUT).toList();
+            assertEquals(List.of(SessionEvent.KindCase.CRASHED, SessionEvent.KindCase.PROBE_RESULT, SessionEvent.KindCase.GUARD_EVENT,
+                    SessionEvent.KindCase.HEAL_RESULT, SessionEvent.KindCase.FINISHED), kinds);
+        }
+
+        AttemptEvent applied = awaitPublished(attempt, AttemptEvent::hasHealApplied);
+        assertEquals("t-sandbox-test", applied.getTenant());
+        assertEquals("run-1", applied.getRunId());
+        assertEquals(INSTANCE, applied.getInstanceId());
+        assertEquals(CORRECT_HEAL, applied.getHealApplied().getCode());
+        assertEquals("TypeError", applied.getHealApplied().getExceptionType());
+        AttemptEvent gate = awaitPublished(attempt, AttemptEvent::hasGuardDecision);
+        assertEquals("accepted", gate.getGuardDecision().getVerdict());
+
+        Session closed = sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session.getName()).build());
+        assertEquals(Session.State.CLOSED, closed.getState());
+    }
+
+    @Test
+    void healOutsideHealCoreIsRejectedAndNeverRuns(@TempDir Path tmp) throws Exception {
+        Path execCanary = tmp.resolve("exec-canary");
+        Path controlCanary = tmp.resolve("control-canary");
+        String attempt = "attempt-" + UUID.randomUUID();
+        Session session = create(attempt);
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT);
+
+            HealResult rejected = heal(session, "exec(\"import pathlib; pathlib.Path(r'" + execCanary + "').touch()\")\n" + CORRECT_HEAL);
+            assertFalse(rejected.getApplied(), rejected.toString());
+            assertEquals(Code.INVALID_ARGUMENT.getNumber(), rejected.getError().getCode());
+            assertEquals("HEALCORE_REJECTED", SessionEvents.reason(rejected.getError()));
+            assertTrue(rejected.getError().getMessage().contains("exec"), rejected.getError().getMessage());
+            assertEquals(1, rejected.getGuardDecisionsCount());
+            assertEquals("gate", rejected.getGuardDecisions(0).getStage());
+            assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
+            assertFalse(Files.exists(execCanary), "a rejected heal must never run");
+
+            // Still paused at the same crash: the runtime never saw the rejected code.
+            ProbeResult stillPaused = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("rc").build());
+            assertEquals("1.0", stillPaused.getValueRepr());
+
+            // Control: the same effect without exec passes the gate and really runs.
+            HealResult control = heal(session, "import pathlib\npathlib.Path(r'" + controlCanary + "').touch()\n" + CORRECT_HEAL);
+            assertTrue(control.getApplied(), control.toString());
+            assertTrue(Files.exists(controlCanary), "the control heal runs, so the canary method works");
+
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
+            assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heal: " + outcome);
+            assertEquals(1, outcome.getHealsApplied());
+            assertTrue(outcome.getProceeded(), outcome.toString());
+            assertFalse(Files.exists(execCanary));
+        }
+        AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict().equals("rejected"));
+        assertEquals("gate", decision.getGuardDecision().getStage());
+    }
+
+    private boolean waitCompleted(SessionEvents watch) {
+        for (int i = 0; i < 50 && !watch.completed(); i++) {
+            SessionEvents.sleep(100);
+        }
+        return watch.completed();
+    }
+
+    private AttemptEvent awaitPublished(String attemptId, java.util.function.Predicate<AttemptEvent> matching) throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (System.currentTimeMillis() < deadline) {
+            for (AttemptEvent e : seen) {
+                if (e.getAttemptId().equals(attemptId) && matching.test(e)) {
+                    return e;
+                }
+            }
+            GetResponse message = events.basicGet(eventQueue, true);
+            if (message == null) {
+                SessionEvents.sleep(100);
+                continue;
+            }
+            try {
+                AttemptEvent event = AttemptEvent.parseFrom(message.getBody());
+                assertTrue(message.getEnvelope().getRoutingKey().startsWith("session."), message.getEnvelope().getRoutingKey());
+                seen.add(event);
+            } catch (InvalidProtocolBufferException e) {
+                throw new AssertionError("session-events carried a non-AttemptEvent payload", e);
+            }
+        }
+        throw new AssertionError("no matching AttemptEvent for " + attemptId + " on " + EXCHANGE + "; saw " + seen);
+    }
+}

@@ -1,0 +1,124 @@
+package io.healbench.sandbox.service.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.healbench.common.dataset.Instance;
+import io.healbench.common.dataset.Subject;
+import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.SessionEvent;
+import io.healbench.sandbox.service.model.SessionState;
+import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.model.Variant;
+import io.healbench.sandbox.service.workspace.SubjectInstallation;
+import io.healbench.sandbox.service.workspace.Workspace;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Decoding the runtime's lines, and what a session makes of them, including garbage. */
+class RuntimeMessagesTest {
+
+    private final List<GuardDecision> published = new ArrayList<>();
+
+    private Session session(long outputLimit) {
+        Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "3.11.7", List.of("colorsys.py"),
+                "bug.patch", null, "test/test_colorsys.py::T::t", new Instance.ExpectedCrash("TypeError", "colorsys.py", "f", 1),
+                "default", Map.of(), Map.of(), Path.of("/nonexistent"), "sha256:0");
+        Workspace ws = new Workspace(Path.of("/nonexistent/ws"), instance, Variant.BUGGY,
+                new SubjectInstallation(Path.of("/nonexistent/lib"), Path.of("/nonexistent/python"), "3.11.7"));
+        return new Session("unit", ws, Map.of("tenant", "t"), new HealEventSink() {
+            @Override
+            public void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType) {}
+
+            @Override
+            public void guardDecision(SessionView session, GuardDecision decision) {
+                published.add(decision);
+            }
+        }, outputLimit);
+    }
+
+    @Test
+    void crashLinesBecomeCrashContexts() {
+        RuntimeMessage message = RuntimeMessageDecoder.decode("{\"type\":\"crash\",\"context\":{\"heal_point\":2,\"exception_type\":\"KeyError\","
+                + "\"exception_message\":\"'x'\",\"traceback\":[{\"file\":\"a.py\",\"line\":12,\"function\":\"get\",\"source_line\":\"v = d[k]\",\"project\":true}],"
+                + "\"locals\":[{\"name\":\"d\",\"type\":\"dict\",\"repr\":\"{}\",\"truncated\":false}],"
+                + "\"statement\":{\"source\":\"v = d[k]\",\"file\":\"a.py\",\"line\":12,\"end_line\":12,\"col\":8,\"end_col\":16,\"kind\":\"assign\",\"targets\":[\"v\"]},"
+                + "\"function_source\":\"def get(d, k): ...\",\"caller_sources\":[],\"in_function\":true,\"something_new\":1}}");
+        RuntimeMessage.Crash crash = assertInstanceOf(RuntimeMessage.Crash.class, message);
+        assertEquals(2, crash.context().healPoint());
+        assertEquals("KeyError", crash.context().exceptionType());
+        assertEquals("get", crash.context().traceback().get(0).function());
+        assertEquals("v = d[k]", crash.context().traceback().get(0).sourceLine());
+        assertEquals(List.of("v"), crash.context().statement().targets());
+        assertEquals(16, crash.context().statement().endCol());
+        assertTrue(crash.context().inFunction());
+    }
+
+    @Test
+    void runtimeRejectionsAndGuardEventsAreRecognised() {
+        RuntimeMessage.HealReply reply = assertInstanceOf(RuntimeMessage.HealReply.class, RuntimeMessageDecoder.decode(
+                "{\"type\":\"heal_result\",\"id\":\"7\",\"ok\":false,\"error\":{\"reason\":\"forbidden\",\"message\":\"name 'exec' is not allowed\"},"
+                        + "\"traceback\":null,\"changed\":[],\"resume\":\"skip\"}"));
+        assertFalse(reply.outcome().applied());
+        assertTrue(reply.outcome().error().rejected());
+        assertEquals("FORBIDDEN", reply.outcome().error().reason());
+
+        RuntimeMessage.GuardEvent guard = assertInstanceOf(RuntimeMessage.GuardEvent.class, RuntimeMessageDecoder.decode(
+                "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"os.remove\"}"));
+        assertEquals(new GuardDecision(1, "dynamic", "blocked", "os.remove"), guard.decision());
+        assertInstanceOf(RuntimeMessage.Note.class, RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"catch_undecided\",\"reason\":\"r\"}"));
+    }
+
+    @Test
+    void malformedLinesBecomeDiagnosticsNotFailures() {
+        Session session = session(1 << 20);
+        for (String garbage : List.of("not json at all", "[1,2,3]", "{\"no_type\":1}", "{\"type\":\"crash\",\"context\":17}",
+                "{\"type\":\"finished\"}", "{\"type\":\"warp_drive\"}", "{\"type\":\"crash\",\"context\":{\"heal_point\":\"many\"}}")) {
+            RuntimeMessage decoded = RuntimeMessageDecoder.decode(garbage);
+            assertInstanceOf(RuntimeMessage.Malformed.class, decoded, garbage);
+            session.onRuntimeMessage(decoded);
+        }
+        List<SessionEvent> events = session.events();
+        assertEquals(7, events.size());
+        assertTrue(events.stream().allMatch(e -> e.payload() instanceof SessionEvent.Output o && o.text().contains("malformed line")), events.toString());
+        assertEquals(SessionState.STARTING, session.state(), "garbage changes no state");
+    }
+
+    @Test
+    void sessionFollowsTheRuntimeAndEndsOnce() {
+        Session session = session(1 << 20);
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"hello\",\"pid\":1,\"python\":\"3.11.7\",\"protocol\":1}"));
+        assertEquals(SessionState.RUNNING, session.state());
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"crash\",\"context\":{\"heal_point\":1,\"exception_type\":\"TypeError\"}}"));
+        assertEquals(SessionState.CRASHED, session.state());
+        assertEquals(1, session.view().healPoint());
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"guard_decision\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"observed\",\"reason\":\"r\"}"));
+        assertEquals(1, published.size(), "runtime guard decisions are published");
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":false,\"exit_cause\":\"exited\",\"exit_code\":1,\"trace\":{\"colorsys.py:12\":3}}}"));
+        assertEquals(SessionState.FINISHED, session.state());
+        session.onProcessEnded("exited", 1, 10, "late");
+        List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
+        assertEquals(1, finished.size(), "the runtime's own outcome wins; no second FINISHED");
+        SessionEvent.Finished end = (SessionEvent.Finished) finished.get(0).payload();
+        assertTrue(end.outcome().proceeded());
+        assertEquals(3L, end.outcome().trace().get("colorsys.py:12"));
+    }
+
+    @Test
+    void outputBeyondTheCapIsDroppedWithOneMarker() {
+        Session session = session(10);
+        session.output("12345");
+        session.output("67890abcdef");
+        session.output("more");
+        List<SessionEvent> events = session.events();
+        assertEquals(2, events.size(), events.toString());
+        assertEquals("12345", ((SessionEvent.Output) events.get(0).payload()).text());
+        assertTrue(((SessionEvent.Output) events.get(1).payload()).text().contains("output limit of 10 bytes"));
+    }
+}
