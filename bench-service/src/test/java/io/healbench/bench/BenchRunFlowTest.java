@@ -161,7 +161,8 @@ class BenchRunFlowTest {
         assertEquals("none", healedAttempt.getFailureClass());
         assertEquals(812, healedAttempt.getWallTimeMs());
         assertEquals(List.of("heal point 1, static: clean", "heal point 2, dynamic: blocked (os.remove)"),
-                healedAttempt.getGuardDecisionsList(), "the duplicate guard decision must be stored once");
+                healedAttempt.getGuardDecisionsList().stream().map(BenchRunFlowTest::summary).toList(),
+                "the duplicate guard decision must be stored once");
         Attempt brokenAttempt = attempts.get(broken.getAttemptId());
         assertEquals(Attempt.State.FAILED, brokenAttempt.getState());
         assertEquals("infrastructure", brokenAttempt.getFailureClass());
@@ -175,13 +176,16 @@ class BenchRunFlowTest {
             Map<String, Attempt> byId = stub.listAttempts(ListAttemptsRequest.newBuilder().setParent(runName).build())
                     .getAttemptsList().stream()
                     .collect(Collectors.toMap(a -> a.getName().substring(a.getName().lastIndexOf('/') + 1), Function.identity()));
-            List<String> decisions = byId.get(attemptId).getGuardDecisionsList();
-            boolean lastIn = decisions.stream().anyMatch(d -> d.startsWith("heal point " + expected));
+            boolean lastIn = byId.get(attemptId).getGuardDecisionsList().stream().anyMatch(d -> d.getHealPoint() == expected);
             if (lastIn || System.nanoTime() > deadline) {
                 return byId;
             }
             Thread.sleep(100);
         }
+    }
+
+    private static String summary(io.healbench.proto.bench.v1.GuardDecision d) {
+        return new io.healbench.bench.service.BenchIncomingEvent.GuardDecision(d.getHealPoint(), d.getStage(), d.getVerdict(), d.getReason()).summary();
     }
 
     /** An event about {@code work}, as its worker would send it; event ids are unique per test run. */

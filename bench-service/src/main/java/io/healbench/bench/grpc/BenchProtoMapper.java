@@ -4,7 +4,9 @@ import com.google.protobuf.Timestamp;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.service.BenchAttemptPage;
+import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.proto.bench.v1.Attempt;
+import io.healbench.proto.bench.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
 import io.healbench.proto.bench.v1.Run;
 import java.time.Instant;
@@ -26,6 +28,7 @@ final class BenchProtoMapper {
                 .setAttemptsDone(run.attemptsDone)
                 .setProceeded(run.proceeded)
                 .setPassed(run.passed)
+                .setAttemptsFailed(run.attemptsFailed)
                 .setCreateTime(timestamp(run.createTime))
                 .addAllInstanceIds(run.instanceIdList())
                 .build();
@@ -47,10 +50,21 @@ final class BenchProtoMapper {
                     .setHealsRejected(a.healsRejected)
                     .setExceptionType(nullToEmpty(a.exceptionType))
                     .setFailureClass(nullToEmpty(a.failureClass))
-                    .addAllGuardDecisions(entry.guardDecisions())
+                    .addAllGuardDecisions(entry.guardDecisions().stream().map(BenchProtoMapper::guardDecision).toList())
+                    .setExitCause(nullToEmpty(a.exitCause))
+                    .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs));
         }
         return response.build();
+    }
+
+    private static GuardDecision guardDecision(BenchIncomingEvent.GuardDecision decision) {
+        return GuardDecision.newBuilder()
+                .setHealPoint(decision.healPoint())
+                .setStage(nullToEmpty(decision.stage()))
+                .setVerdict(nullToEmpty(decision.verdict()))
+                .setReason(nullToEmpty(decision.reason()))
+                .build();
     }
 
     private static Timestamp timestamp(Instant instant) {

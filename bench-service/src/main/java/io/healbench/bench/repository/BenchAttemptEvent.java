@@ -35,9 +35,18 @@ public class BenchAttemptEvent {
     @Column(columnDefinition = "text", nullable = false)
     public String payload;
 
-    /** A one-line human summary, e.g. of a guard decision; null when the kind has none. */
-    @Column(columnDefinition = "text")
-    public String summary;
+    /** For guard decisions: the heal point, stage, verdict and reason; null for other kinds. */
+    @Column(name = "guard_heal_point")
+    public Integer guardHealPoint;
+
+    @Column(name = "guard_stage")
+    public String guardStage;
+
+    @Column(name = "guard_verdict")
+    public String guardVerdict;
+
+    @Column(name = "guard_reason", columnDefinition = "text")
+    public String guardReason;
 
     @Column(name = "event_time", nullable = false)
     public Instant eventTime;

@@ -6,6 +6,6 @@ import java.util.List;
 /** A page of a run's attempts; {@code nextPageToken} is empty on the last page. */
 public record BenchAttemptPage(List<Entry> entries, String nextPageToken) {
 
-    /** An attempt with the one-line summaries of the guard decisions taken during it, in order. */
-    public record Entry(BenchAttempt attempt, List<String> guardDecisions) {}
+    /** An attempt with the guard decisions taken during it, in order. */
+    public record Entry(BenchAttempt attempt, List<BenchIncomingEvent.GuardDecision> guardDecisions) {}
 }

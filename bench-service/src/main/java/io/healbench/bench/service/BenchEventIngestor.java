@@ -129,7 +129,13 @@ public class BenchEventIngestor {
         record.attemptId = attempt.id;
         record.kind = event.kind().wireName();
         record.payload = event.payloadJson();
-        record.summary = event.guardDecision() == null ? null : event.guardDecision().summary();
+        BenchIncomingEvent.GuardDecision decision = event.guardDecision();
+        if (decision != null) {
+            record.guardHealPoint = decision.healPoint();
+            record.guardStage = decision.stage();
+            record.guardVerdict = decision.verdict();
+            record.guardReason = decision.reason();
+        }
         record.eventTime = event.time();
         record.receiveTime = Instant.now().truncatedTo(ChronoUnit.MICROS);
         return record;

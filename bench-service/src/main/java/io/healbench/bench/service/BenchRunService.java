@@ -114,9 +114,11 @@ public class BenchRunService {
     }
 
     private static List<BenchAttemptPage.Entry> withDecisions(List<BenchAttempt> shown, List<BenchAttemptEvent> decisions) {
-        Map<String, List<String>> byAttempt = new LinkedHashMap<>();
+        Map<String, List<BenchIncomingEvent.GuardDecision>> byAttempt = new LinkedHashMap<>();
         for (BenchAttemptEvent decision : decisions) {
-            byAttempt.computeIfAbsent(decision.attemptId, id -> new ArrayList<>()).add(decision.summary);
+            byAttempt.computeIfAbsent(decision.attemptId, id -> new ArrayList<>()).add(new BenchIncomingEvent.GuardDecision(
+                    decision.guardHealPoint == null ? 0 : decision.guardHealPoint,
+                    decision.guardStage, decision.guardVerdict, decision.guardReason));
         }
         return shown.stream()
                 .map(a -> new BenchAttemptPage.Entry(a, byAttempt.getOrDefault(a.id, List.of())))

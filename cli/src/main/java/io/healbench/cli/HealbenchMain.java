@@ -1,0 +1,103 @@
+package io.healbench.cli;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import io.healbench.proto.bench.v1.BenchServiceGrpc;
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Entry point of the {@code healbench} command. Standalone mode boots the four services in this
+ * JVM on an embedded PostgreSQL and a loopback port; remote mode is a plain gRPC client.
+ */
+@QuarkusMain
+public class HealbenchMain {
+
+    public static void main(String... args) {
+        CliArguments parsed;
+        try {
+            parsed = CliArguments.parse(args);
+        } catch (CliArguments.UsageException e) {
+            System.err.println("healbench: " + e.getMessage());
+            System.err.println(CliArguments.USAGE);
+            System.exit(2);
+            return;
+        }
+        Path home = home();
+        if (parsed.standalone()) {
+            runStandalone(home, args);
+        } else {
+            System.exit(runRemote(parsed, home));
+        }
+    }
+
+    /** The repository root: dataset/, healrt/ and runs/ live under it. */
+    static Path home() {
+        String configured = System.getProperty("healbench.home", System.getenv("HEALBENCH_HOME"));
+        return Path.of(configured == null ? "." : configured).toAbsolutePath().normalize();
+    }
+
+    private static void runStandalone(Path home, String[] args) {
+        EmbeddedDatabase database;
+        int port;
+        try {
+            Files.createDirectories(home.resolve("runs"));
+            database = EmbeddedDatabase.start();
+            port = freePort();
+        } catch (IOException e) {
+            System.err.println("healbench: cannot prepare standalone mode: " + e.getMessage());
+            System.exit(3);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(database::close, "embedded-postgres-stop"));
+        System.setProperty("healbench.home", home.toString());
+        System.setProperty("healbench.log-file", home.resolve("runs").resolve("healbench.log").toString());
+        System.setProperty("quarkus.http.port", Integer.toString(port));
+        for (String client : new String[] {"guard", "sandbox", "bench"}) {
+            System.setProperty("quarkus.grpc.clients." + client + ".port", Integer.toString(port));
+        }
+        System.setProperty("quarkus.datasource.reactive.url", database.reactiveUrl());
+        System.setProperty("quarkus.datasource.username", EmbeddedDatabase.USER);
+        Quarkus.run(StandaloneApp.class, args);
+    }
+
+    private static int runRemote(CliArguments args, Path home) {
+        ManagedChannel channel = ManagedChannelBuilder.forTarget(args.server()).usePlaintext().build();
+        try {
+            BenchServiceGrpc.BenchServiceBlockingStub stub = BenchServiceGrpc.newBlockingStub(channel);
+            if (args.token() != null) {
+                Metadata headers = new Metadata();
+                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + args.token());
+                stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+            }
+            return new RunDriver(stub, home.resolve("runs"), System.out, System.err, System.console() != null).run(args);
+        } catch (StatusRuntimeException e) {
+            System.err.println("healbench: " + RunDriver.describe(e));
+            return 1;
+        } catch (IOException e) {
+            System.err.println("healbench: cannot write the report: " + e.getMessage());
+            return 1;
+        } finally {
+            channel.shutdownNow();
+            try {
+                channel.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.healbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import io.healbench.common.dataset.Instance;
+import io.healbench.common.dataset.InstanceCatalog;
+import io.healbench.proto.bench.v1.Attempt;
+import io.healbench.proto.bench.v1.BenchServiceGrpc;
+import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.ListAttemptsRequest;
+import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.bench.v1.WatchRunRequest;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The distributed deployment: the four services as separate Quarkus apps on the machine's real
+ * PostgreSQL and RabbitMQ, authenticated by a real Keycloak. A run created over gRPC with a token
+ * must travel bench → RabbitMQ → agent → sandbox (→ guard) → RabbitMQ → bench → PostgreSQL, and
+ * be streamed back by WatchRun.
+ */
+class DistributedRunIT {
+
+    private static final String KEYCLOAK = "http://127.0.0.1:8180";
+    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final List<ServiceProcess> SERVICES = new ArrayList<>();
+    private static ManagedChannel channel;
+
+    @BeforeAll
+    static void startDeployment() throws Exception {
+        Path root = ProcessRunner.repoRoot();
+        ProcessRunner.Result keycloak = ProcessRunner.run(List.of("bash", root.resolve("deploy/local/keycloak.sh").toString(), "start"),
+                Map.of(), root, 600);
+        assertEquals(0, keycloak.exitCode(), "Keycloak did not start:\n" + keycloak.stdout() + keycloak.stderr());
+        // Start order follows the call graph so each client finds its server; the agent declares its work queue
+        // before bench-service publishes to it.
+        start(root, "guard-service", 8101, Map.of());
+        start(root, "sandbox-service", 8102, Map.of());
+        start(root, "agent-service", 8103, Map.of());
+        start(root, "bench-service", 8104, Map.of());
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", 8104).usePlaintext().build();
+    }
+
+    private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
+        ServiceProcess service = ServiceProcess.start(root, module, port, properties);
+        SERVICES.add(service);
+        service.awaitReady(Duration.ofSeconds(180));
+    }
+
+    @AfterAll
+    static void stopDeployment() throws InterruptedException {
+        if (channel != null) {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        for (int i = SERVICES.size() - 1; i >= 0; i--) {
+            SERVICES.get(i).close();
+        }
+    }
+
+    @Test
+    void runTravelsThroughAllFourServicesAndIsStoredAndStreamed() throws Exception {
+        List<Instance> instances = InstanceCatalog.load(ProcessRunner.repoRoot().resolve("dataset")).all();
+        List<String> ids = instances.stream().map(Instance::id).limit(2).toList();
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+
+        Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("rules")
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+        assertEquals(ids.size(), created.getAttemptsTotal());
+
+        List<Run> streamed = new ArrayList<>();
+        Iterator<Run> updates = alice.withDeadlineAfter(10, TimeUnit.MINUTES)
+                .watchRun(WatchRunRequest.newBuilder().setName(created.getName()).build());
+        updates.forEachRemaining(streamed::add);
+        Run last = streamed.get(streamed.size() - 1);
+        assertEquals(Run.State.SUCCEEDED, last.getState(), "WatchRun ends with the finished run: " + streamed);
+        assertEquals(ids.size(), last.getAttemptsDone());
+        assertEquals(0, last.getAttemptsFailed(), "no infrastructure failure in a healthy deployment");
+
+        List<Attempt> attempts = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttemptsList();
+        assertEquals(ids.size(), attempts.size());
+        for (Attempt attempt : attempts) {
+            assertEquals(Attempt.State.COMPLETED, attempt.getState(), attempt.toString());
+            assertTrue(attempt.getHealPoints() >= 1, "the BUGGY run crashed and paused: " + attempt);
+            assertTrue(attempt.getGuardDecisionsList().stream().anyMatch(d -> d.getStage().equals("gate")),
+                    "guard-service's gate decided on the heal: " + attempt);
+        }
+
+        String runId = created.getName().substring("runs/".length());
+        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+            assertEquals(ids.size(), count(db, "select count(*) from bench_attempt where run_id = ? and state = 'COMPLETED'", runId));
+            Set<String> kinds = new HashSet<>();
+            try (PreparedStatement query = db.prepareStatement("select distinct kind from bench_attempt_event where run_id = ?")) {
+                query.setString(1, runId);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        kinds.add(rows.getString(1));
+                    }
+                }
+            }
+            // started/completed come from agent-service, heal_applied/guard_decision from sandbox-service: both only
+            // reach bench-service through RabbitMQ, since each runs in its own process.
+            assertTrue(kinds.containsAll(Set.of("started", "completed", "heal_applied", "guard_decision")), kinds.toString());
+        }
+    }
+
+    @Test
+    void callsWithoutATokenAreRefused() {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> BenchServiceGrpc.newBlockingStub(channel)
+                .createRun(CreateRunRequest.newBuilder().setAgent("rules").setGuardMode("enforce").setRepeats(1).build()));
+        assertEquals(Status.Code.UNAUTHENTICATED, e.getStatus().getCode());
+    }
+
+    @Test
+    void anotherTenantCannotSeeTheRun() throws Exception {
+        List<Instance> instances = InstanceCatalog.load(ProcessRunner.repoRoot().resolve("dataset")).all();
+        Run created = stub(token("healbench-acme", "alice")).createRun(CreateRunRequest.newBuilder()
+                .addInstanceIds(instances.get(0).id()).setAgent("rules").setGuardMode("enforce").setRepeats(1)
+                .setRequestId(UUID.randomUUID().toString()).build());
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub(token("healbench-globex", "gina"))
+                .getRun(io.healbench.proto.bench.v1.GetRunRequest.newBuilder().setName(created.getName()).build()));
+        assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+    }
+
+    private static BenchServiceGrpc.BenchServiceBlockingStub stub(String token) {
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        return BenchServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+
+    private static String token(String realm, String user) throws Exception {
+        String form = "grant_type=password&client_id=healbench-cli&username=" + user + "&password="
+                + URLEncoder.encode(user + "-test-pw", StandardCharsets.UTF_8);
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(KEYCLOAK + "/realms/" + realm + "/protocol/openid-connect/token"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    }
+
+    private static long count(Connection db, String sql, String runId) throws Exception {
+        try (PreparedStatement query = db.prepareStatement(sql)) {
+            query.setString(1, runId);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+}

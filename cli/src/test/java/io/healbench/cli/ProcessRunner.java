@@ -1,0 +1,46 @@
+package io.healbench.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a command to completion for a test, with its output captured in files. */
+final class ProcessRunner {
+
+    record Result(int exitCode, String stdout, String stderr) {
+        List<String> stdoutLines() {
+            return stdout.lines().filter(l -> !l.isBlank()).toList();
+        }
+    }
+
+    static Path repoRoot() {
+        String home = System.getProperty("healbench.home");
+        if (home == null) {
+            throw new IllegalStateException("the healbench.home system property must name the repository root");
+        }
+        return Path.of(home).toAbsolutePath().normalize();
+    }
+
+    static Result run(List<String> command, Map<String, String> env, Path workDir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Path out = Files.createTempFile("healbench-it", ".out");
+        Path err = Files.createTempFile("healbench-it", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new AssertionError(command + " did not finish within " + timeoutSeconds + " s; stderr:\n"
+                    + Files.readString(err, StandardCharsets.UTF_8));
+        }
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private ProcessRunner() {}
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test of the repository against real services: the Python runtime's tests, the dataset
+# check, and the Maven build with all Java tests (unit, Quarkus, standalone and distributed runs).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+export HEALBENCH_HOME="$PWD"
+
+deploy/local/services.sh
+deploy/local/keycloak.sh start
+
+echo "== healrt tests" >&2
+(cd healrt && python3 -m pytest tests -q -p no:cacheprovider)
+
+echo "== dataset check" >&2
+python3 dataset/tools/check_instances.py
+
+echo "== Java build and tests" >&2
+mvn -B verify "$@"
