@@ -35,6 +35,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,36 +171,49 @@ class SandboxSessionGrpcTest {
     @Test
     void healOutsideHealCoreIsRejectedAndNeverRuns(@TempDir Path tmp) throws Exception {
         Path execCanary = tmp.resolve("exec-canary");
+        Path importCanary = tmp.resolve("import-canary");
+        Path lambdaCanary = tmp.resolve("lambda-canary");
         Path controlCanary = tmp.resolve("control-canary");
+        // Each forbidden heal would create its canary if it ran; the construct named is what the gate must refuse.
+        Map<String, String> forbidden = new LinkedHashMap<>();
+        forbidden.put("exec", "exec(\"import pathlib; pathlib.Path(r'" + execCanary + "').touch()\")\n" + CORRECT_HEAL);
+        forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', r'" + importCanary + "'])\n" + CORRECT_HEAL);
+        forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).touch()\ntouch(r'" + lambdaCanary + "')\n" + CORRECT_HEAL);
         String attempt = "attempt-" + UUID.randomUUID();
         Session session = create(attempt);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT);
 
-            HealResult rejected = heal(session, "exec(\"import pathlib; pathlib.Path(r'" + execCanary + "').touch()\")\n" + CORRECT_HEAL);
-            assertFalse(rejected.getApplied(), rejected.toString());
-            assertEquals(Code.INVALID_ARGUMENT.getNumber(), rejected.getError().getCode());
-            assertEquals("HEALCORE_REJECTED", SessionEvents.reason(rejected.getError()));
-            assertTrue(rejected.getError().getMessage().contains("exec"), rejected.getError().getMessage());
-            assertEquals(1, rejected.getGuardDecisionsCount());
-            assertEquals("gate", rejected.getGuardDecisions(0).getStage());
-            assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
-            assertFalse(Files.exists(execCanary), "a rejected heal must never run");
+            for (Map.Entry<String, String> heal : forbidden.entrySet()) {
+                HealResult rejected = heal(session, heal.getValue());
+                assertFalse(rejected.getApplied(), rejected.toString());
+                assertEquals(Code.INVALID_ARGUMENT.getNumber(), rejected.getError().getCode());
+                assertEquals("HEALCORE_REJECTED", SessionEvents.reason(rejected.getError()));
+                assertTrue(rejected.getError().getMessage().contains(heal.getKey()), rejected.getError().getMessage());
+                assertEquals(1, rejected.getGuardDecisionsCount());
+                assertEquals("gate", rejected.getGuardDecisions(0).getStage());
+                assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
+            }
+            for (Path canary : List.of(execCanary, importCanary, lambdaCanary)) {
+                assertFalse(Files.exists(canary), "a rejected heal must never run: " + canary);
+            }
 
             // Still paused at the same crash: the runtime never saw the rejected code.
             ProbeResult stillPaused = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("rc").build());
             assertEquals("1.0", stillPaused.getValueRepr());
 
-            // Control: the same effect without exec passes the gate and really runs.
+            // Control: the same effect without the forbidden constructs passes the gate and really runs.
             HealResult control = heal(session, "import pathlib\npathlib.Path(r'" + controlCanary + "').touch()\n" + CORRECT_HEAL);
             assertTrue(control.getApplied(), control.toString());
             assertTrue(Files.exists(controlCanary), "the control heal runs, so the canary method works");
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
-            assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heal: " + outcome);
+            assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heals: " + outcome);
             assertEquals(1, outcome.getHealsApplied());
             assertTrue(outcome.getProceeded(), outcome.toString());
-            assertFalse(Files.exists(execCanary));
+            for (Path canary : List.of(execCanary, importCanary, lambdaCanary)) {
+                assertFalse(Files.exists(canary), canary.toString());
+            }
         }
         AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict().equals("rejected"));
         assertEquals("gate", decision.getGuardDecision().getStage());
