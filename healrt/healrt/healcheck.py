@@ -1,20 +1,78 @@
-"""Local HealCore re-check of heal code: an AST walk against the policy in healcore_policy.json."""
+"""Local HealCore re-check of heal code: an AST walk against the policy in healcore_policy.json.
+
+healcore_policy.json is the one HealCore policy: guard-service's gate (authoritative) reads this
+same file from its classpath (healcore/healcore_policy.json). This module maps the file's data onto
+Python's AST:
+
+- ``excluded_keywords``: the AST nodes those keywords build (``_KEYWORD_NODES`` below);
+- ``reasons.generator_expression``: generator expressions (``ast.GeneratorExp``);
+- ``forbidden_names``: names read or bound (``ast.Name``, ``import ... as``, ``except ... as``);
+- ``forbidden_attributes``: attribute access and names taken with ``from ... import``;
+- ``reflective_calls``: getattr and friends only called directly, with literal attribute names
+  that are neither dunders nor forbidden;
+- ``allowed_modules``: the import allowlist (a module or any submodule of one);
+
+plus healrt's own rule (``healrt.hidden_prefix``): no name, attribute or imported name starting
+with ``__`` or with the runtime's hidden prefix (``_healrt``), and no relative or star imports.
+"""
 
 from __future__ import annotations
 
 import ast
 import json
 import os
+import re
 
 _POLICY_FILE = os.path.join(os.path.dirname(__file__), "healcore_policy.json")
 
 with open(_POLICY_FILE, encoding="utf-8") as _handle:
     _POLICY = json.load(_handle)
 
-FORBIDDEN_NAMES: frozenset[str] = frozenset(_POLICY["forbidden_names"])
-FORBIDDEN_NODES: tuple[type, ...] = tuple(getattr(ast, name) for name in _POLICY["forbidden_nodes"] if hasattr(ast, name))
-IMPORT_ALLOWLIST: frozenset[str] = frozenset(_POLICY["import_allowlist"])
-HIDDEN_PREFIX: str = _POLICY["hidden_prefix"]
+#: The AST nodes each excluded keyword of the policy builds. Every keyword in the policy's
+#: excluded_keywords must be listed here (checked when this module loads).
+_KEYWORD_NODES: dict[str, tuple[str, ...]] = {
+    "def": ("FunctionDef", "AsyncFunctionDef"),
+    "class": ("ClassDef",),
+    "lambda": ("Lambda",),
+    "yield": ("Yield", "YieldFrom"),
+    "async": ("AsyncFunctionDef", "AsyncFor", "AsyncWith"),
+    "await": ("Await",),
+    "global": ("Global",),
+    "nonlocal": ("Nonlocal",),
+    "return": ("Return",),
+    "with": ("With", "AsyncWith"),
+}
+
+_unmapped = sorted(set(_POLICY["excluded_keywords"]) - set(_KEYWORD_NODES))
+if _unmapped:
+    raise ValueError(f"{_POLICY_FILE}: excluded keywords without an AST mapping in healcheck.py: {_unmapped}")
+
+
+def _excluded_nodes() -> dict[type, tuple[str, str]]:
+    """AST node type -> (construct, reason), from excluded_keywords and the generator-expression rule."""
+    nodes: dict[type, tuple[str, str]] = {ast.GeneratorExp: ("generator expression", _POLICY["reasons"]["generator_expression"])}
+    for keyword, reason in _POLICY["excluded_keywords"].items():
+        for node_name in _KEYWORD_NODES[keyword]:
+            node_type = getattr(ast, node_name, None)
+            if node_type is not None:
+                nodes.setdefault(node_type, (keyword, reason))
+    return nodes
+
+
+VERSION: str = _POLICY["version"]
+EXCLUDED_NODES: dict[type, tuple[str, str]] = _excluded_nodes()
+FORBIDDEN_NODES: tuple[type, ...] = tuple(EXCLUDED_NODES)
+FORBIDDEN_NAMES: dict[str, str] = dict(_POLICY["forbidden_names"])
+FORBIDDEN_ATTRIBUTES: dict[str, str] = dict(_POLICY["forbidden_attributes"])
+IMPORT_ALLOWLIST: frozenset[str] = frozenset(_POLICY["allowed_modules"])
+REFLECTIVE_CALLABLES: dict[str, str] = dict(_POLICY["reflective_calls"]["callables"])
+REFLECTIVE_REASON: str = _POLICY["reflective_calls"]["reason"]
+DUNDER_REASON: str = _POLICY["reasons"]["dunder"]
+IMPORT_REASON: str = _POLICY["reasons"]["import_not_allowed"]
+HIDDEN_PREFIX: str = _POLICY["healrt"]["hidden_prefix"]
+HIDDEN_REASON: str = _POLICY["healrt"]["hidden_prefix_reason"]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class HealRejected(Exception):
@@ -25,30 +83,115 @@ def _where(node: ast.AST) -> str:
     return f"line {getattr(node, 'lineno', '?')}"
 
 
+def _reject(what: str, node: ast.AST, reason: str) -> HealRejected:
+    return HealRejected(f"{what} is not allowed ({_where(node)}): {reason}")
+
+
+def _hidden_reason(identifier: str) -> str | None:
+    """Why an identifier is hidden from heals (dunder or runtime prefix), or None."""
+    if identifier.startswith("__"):
+        return DUNDER_REASON
+    if identifier.startswith(HIDDEN_PREFIX):
+        return HIDDEN_REASON
+    return None
+
+
+def _name_reason(name: str) -> str | None:
+    return FORBIDDEN_NAMES.get(name) or _hidden_reason(name)
+
+
+def _attribute_reason(attribute: str) -> str | None:
+    return FORBIDDEN_ATTRIBUTES.get(attribute) or _hidden_reason(attribute)
+
+
 def check_heal(tree: ast.Module) -> None:
     """Raise HealRejected on the first violation."""
+    called = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
-        if isinstance(node, FORBIDDEN_NODES):
-            raise HealRejected(f"{type(node).__name__} is not allowed ({_where(node)})")
+        excluded = EXCLUDED_NODES.get(type(node))
+        if excluded is not None:
+            raise _reject(excluded[0], node, excluded[1])
+        if isinstance(node, ast.comprehension) and node.is_async:
+            raise _reject("async", node.iter, _POLICY["excluded_keywords"].get("async", "async code is not HealCore"))
         if isinstance(node, ast.Name):
-            if node.id in FORBIDDEN_NAMES:
-                raise HealRejected(f"name {node.id!r} is not allowed ({_where(node)})")
-            if node.id.startswith(("__", HIDDEN_PREFIX)):
-                raise HealRejected(f"name {node.id!r} is not allowed ({_where(node)})")
-        elif isinstance(node, ast.Attribute) and node.attr.startswith(("__", HIDDEN_PREFIX)):
-            raise HealRejected(f"attribute {node.attr!r} is not allowed ({_where(node)})")
+            reason = _name_reason(node.id)
+            if reason is not None:
+                raise _reject(f"name {node.id!r}", node, reason)
+            if node.id in REFLECTIVE_CALLABLES:
+                _check_reflective(node.id, node, called.get(id(node)))
+        elif isinstance(node, ast.Attribute):
+            reason = _attribute_reason(node.attr)
+            if reason is not None:
+                raise _reject(f"attribute {node.attr!r}", node, reason)
+            if node.attr in REFLECTIVE_CALLABLES:
+                _check_reflective(node.attr, node, called.get(id(node)))
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            reason = _name_reason(node.name)
+            if reason is not None:
+                raise _reject(f"name {node.name!r}", node, reason)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 _check_module(alias.name, node)
+                _check_binding(alias, node)
         elif isinstance(node, ast.ImportFrom):
             if node.level or node.module is None:
                 raise HealRejected(f"relative import is not allowed ({_where(node)})")
             _check_module(node.module, node)
             for alias in node.names:
-                if alias.name == "*" or alias.name.startswith(("__", HIDDEN_PREFIX)):
-                    raise HealRejected(f"import of {alias.name!r} is not allowed ({_where(node)})")
+                if alias.name == "*":
+                    raise HealRejected(f"import of '*' is not allowed ({_where(node)})")
+                reason = FORBIDDEN_ATTRIBUTES.get(alias.name) or _name_reason(alias.name)
+                if reason is not None:
+                    raise _reject(f"import of {alias.name!r}", node, reason)
+                _check_binding(alias, node)
+
+
+def _check_binding(alias: ast.alias, node: ast.AST) -> None:
+    """The name an ``as`` clause binds obeys the name rules."""
+    if alias.asname is not None:
+        reason = _name_reason(alias.asname)
+        if reason is not None:
+            raise _reject(f"name {alias.asname!r}", node, reason)
 
 
 def _check_module(name: str, node: ast.AST) -> None:
-    if name.partition(".")[0] not in IMPORT_ALLOWLIST:
-        raise HealRejected(f"import of {name!r} is not allowed ({_where(node)})")
+    root = name.partition(".")[0]
+    if root not in IMPORT_ALLOWLIST:
+        raise _reject(f"import of {name!r}", node, IMPORT_REASON.replace("{module}", root))
+    for part in name.split("."):
+        reason = _hidden_reason(part)
+        if reason is not None:
+            raise _reject(f"import of {name!r}", node, reason)
+
+
+def _check_reflective(callable_name: str, node: ast.AST, call: ast.Call | None) -> None:
+    """A reflective callable is allowed only when called directly with literal attribute names
+    that are neither dunders, hidden, nor forbidden, and without * or ** arguments (as the gate)."""
+    reason = REFLECTIVE_REASON if call is None else _reflective_refusal(callable_name, call)
+    if reason is not None:
+        raise _reject(f"reflective access {callable_name!r}", node, reason)
+
+
+def _reflective_refusal(callable_name: str, call: ast.Call) -> str | None:
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords):
+        return REFLECTIVE_REASON
+    which = REFLECTIVE_CALLABLES[callable_name].lower()
+    if which == "first":
+        names = call.args[:1]
+    elif which == "second":
+        names = call.args[1:2]
+    else:  # every (attrgetter takes dotted paths)
+        names = call.args
+    if not names:
+        return REFLECTIVE_REASON
+    for argument in names:
+        if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+            return REFLECTIVE_REASON
+        parts = argument.value.split(".") if which == "every" else [argument.value]
+        for part in parts:
+            if not _IDENTIFIER.fullmatch(part):
+                return REFLECTIVE_REASON
+            reason = _hidden_reason(part) or FORBIDDEN_ATTRIBUTES.get(part) or FORBIDDEN_NAMES.get(part)
+            if reason is not None:
+                return reason
+    return None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
+import json
+from pathlib import Path
 
 import pytest
 
+from healrt import healcheck
 from healrt.healcheck import HealRejected, check_heal
 
 ALLOWED = [
@@ -14,6 +17,11 @@ ALLOWED = [
     "from collections import OrderedDict\nd = OrderedDict()",
     "result = [v * 2 for v in values]",
     "obj.name = 'fixed'",
+    "import array\nbuf = array.array('i', [1, 2])",
+    # reflective calls with a literal, non-dunder, non-forbidden attribute name (as the gate allows)
+    "v = getattr(obj, 'x')",
+    "v = getattr(obj, 'name', None)\nif hasattr(obj, 'y'):\n    setattr(obj, 'value', 0)",
+    "import operator\nfirst = operator.attrgetter('a.b', 'c')(x)",
 ]
 FORBIDDEN = [
     "exec('x = 1')",
@@ -32,9 +40,33 @@ FORBIDDEN = [
     "b = __builtins__",
     "r = _healrt_rt",
     "h = module._healrt_rt",
-    "v = getattr(obj, 'x')",
+    "v = getattr(obj, name)",
+    "v = getattr(obj, '__class__')",
+    "v = getattr(obj, '_healrt_rt')",
+    "v = getattr(mod, 'sys')",
+    "v = getattr(*args)",
+    "g = getattr",
+    "import operator\nf = operator.attrgetter('a.__class__')(x)",
     "from . import thing",
+    "from math import *",
+    "import os as sys",
+    "m = sys.modules",
+    "f = frame.f_globals",
+    "from typing import get_type_hints",
+    "x = input()",
+    "b = builtins",
+    "return 1",
+    "with open('f') as fh:\n    pass",
+    "try:\n    pass\nexcept ValueError as _healrt_e:\n    pass",
+    "async def f():\n    pass",
+    "global x",
 ]
+
+
+def test_every_excluded_keyword_is_mapped_to_ast_nodes() -> None:
+    policy = json.loads((Path(healcheck.__file__).parent / "healcore_policy.json").read_text(encoding="utf-8"))
+    assert set(policy["excluded_keywords"]) <= set(healcheck._KEYWORD_NODES)
+    assert {reason for _, reason in healcheck.EXCLUDED_NODES.values()} >= set(policy["excluded_keywords"].values())
 
 
 @pytest.mark.parametrize("code", ALLOWED)

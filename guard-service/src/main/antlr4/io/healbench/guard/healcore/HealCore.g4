@@ -9,7 +9,7 @@
  *
  * What is syntactically HealCore but still refused (forbidden names, dunder attributes, imports
  * outside the allowlist, reflective access by computed names) is decided by the gate's visitor
- * from the policy data in healcore/healcore-policy.json.
+ * from the policy data in healcore/healcore_policy.json (source: healrt/healrt/healcore_policy.json).
  *
  * Layout follows Python: the lexer emits NEWLINE at the end of each logical line (not inside
  * brackets, not for blank or comment-only lines) and INDENT/DEDENT from the leading spaces of each

@@ -12,8 +12,10 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * The gate's data (healcore/healcore-policy.json): the import allowlist, the forbidden names and
- * attributes, the reflective calls, and the reason given for every kind of rejection.
+ * The gate's data (healcore/healcore_policy.json on the classpath): the import allowlist, the
+ * forbidden names and attributes, the reflective calls, and the reason given for every kind of
+ * rejection. The file's single source is healrt/healrt/healcore_policy.json (healrt's local re-check
+ * reads the same file); guard-service/pom.xml and cli/pom.xml put it on the classpath.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HealCorePolicy(
@@ -25,7 +27,7 @@ public record HealCorePolicy(
         @JsonProperty(value = "reflective_calls", required = true) ReflectiveCalls reflectiveCalls,
         @JsonProperty(value = "reasons", required = true) Map<String, String> reasons) {
 
-    public static final String DEFAULT_RESOURCE = "healcore/healcore-policy.json";
+    public static final String DEFAULT_RESOURCE = "healcore/healcore_policy.json";
 
     /** Which positional arguments of a reflective callable name an attribute. */
     public enum NameArguments {
