@@ -2,6 +2,7 @@ package io.healbench.agent.grpc;
 
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealResume;
+import io.healbench.agent.service.ObservedFrame;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.AgentSandbox.HealReply;
@@ -25,11 +26,15 @@ final class AgentSandboxProtoMapper {
                 context.getExceptionType(),
                 context.getExceptionMessage(),
                 new ObservedStatement(statement.getSource(), statement.getKind(), statement.getTargetsList(),
-                        statement.getLine()),
+                        statement.getLine(), statement.getFile()),
                 context.getLocalsList().stream()
                         .map(local -> new ObservedLocal(local.getName(), local.getType(), local.getRepr()))
                         .toList(),
-                context.getInFunction());
+                context.getInFunction(),
+                context.getFunctionSource(),
+                context.getTracebackList().stream()
+                        .map(frame -> new ObservedFrame(frame.getFile(), frame.getLine(), frame.getFunction()))
+                        .toList());
     }
 
     static AgentSessionOutcome outcome(Outcome outcome) {

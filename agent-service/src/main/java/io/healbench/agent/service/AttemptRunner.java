@@ -59,6 +59,7 @@ public class AttemptRunner {
             return tally.unfinished("error", elapsedMs(start), "");
         } finally {
             closeQuietly(session);
+            endQuietly(agent.get(), spec.attemptId());
         }
     }
 
@@ -136,6 +137,14 @@ public class AttemptRunner {
         } catch (AgentSandboxFailure failure) {
             // The sandbox reaps sessions by its own wall-clock limit; the attempt's result stands.
             LOG.warnf("could not close %s: %s", session, failure.getMessage());
+        }
+    }
+
+    private static void endQuietly(HealingAgent agent, String attemptId) {
+        try {
+            agent.attemptEnded(attemptId);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "agent %s failed to drop the history of attempt %s", agent.name(), attemptId);
         }
     }
 

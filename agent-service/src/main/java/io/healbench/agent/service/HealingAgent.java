@@ -11,4 +11,11 @@ public interface HealingAgent {
 
     /** Decides what to do at a heal point. May throw; the caller treats that as an agent failure. */
     AgentDecision decide(HealPoint point);
+
+    /**
+     * The attempt is over (whatever its outcome): an agent that keeps a history per attempt (keyed by
+     * {@link HealPoint#attemptId()}) drops it here. Called once per run of an attempt; must not throw.
+     */
+    default void attemptEnded(String attemptId) {
+    }
 }

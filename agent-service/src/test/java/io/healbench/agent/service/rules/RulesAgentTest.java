@@ -10,6 +10,7 @@ import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
 import io.healbench.agent.service.HealResume;
+import io.healbench.agent.service.ObservedFrame;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
@@ -26,15 +27,25 @@ class RulesAgentTest {
 
     private final RulesAgent agent = new RulesAgent();
 
-    /** A crash as the runtime reports it; locals are "name:type" pairs (repr is irrelevant to the rules). */
+    /**
+     * A crash as the runtime reports it; locals are "name:type" pairs (repr {@code <type>}) or
+     * "name:type=repr".
+     */
     private static CrashObservation crash(String type, String message, String kind, String source,
             List<String> targets, boolean inFunction, String... locals) {
-        List<ObservedLocal> observed = Arrays.stream(locals)
-                .map(pair -> pair.split(":", 2))
-                .map(pair -> new ObservedLocal(pair[0], pair[1], "<" + pair[1] + ">"))
-                .toList();
+        List<ObservedLocal> observed = observed(locals);
         return new CrashObservation(1, type, message, new ObservedStatement(source, kind, targets, 42), observed,
                 inFunction);
+    }
+
+    private static List<ObservedLocal> observed(String... locals) {
+        return Arrays.stream(locals)
+                .map(pair -> pair.split(":", 2))
+                .map(pair -> {
+                    String[] typed = pair[1].split("=", 2);
+                    return new ObservedLocal(pair[0], typed[0], typed.length > 1 ? typed[1] : "<" + typed[0] + ">");
+                })
+                .toList();
     }
 
     private static Arguments heal(String name, CrashObservation crash, String code, HealResume resume) {
@@ -72,13 +83,54 @@ class RulesAgentTest {
                 heal("mapping not among the locals (a global)",
                         crash("KeyError", "'k'", "assign", "x = REGISTRY[k]", List.of("x"), true, "k:str"),
                         "x = None", HealResume.SKIP),
-                heal("KeyError inside a larger expression",
+                heal("KeyError inside a larger expression: the missing key defaults to 0 as an operand",
                         crash("KeyError", "'k'", "assign", "total = counts[k] + 1", List.of("total"), true,
                                 "counts:dict"),
-                        "total = None", HealResume.SKIP),
-                reraise("assignment to a subscript binds no plain name",
+                        "total = counts.get(k, 0) + 1", HealResume.SKIP),
+                // KeyError: default for a missing key, in assignments to a subscript or attribute
+                heal("accumulator into a subscript: an arithmetic operand defaults to 0",
                         crash("KeyError", "Fraction(1, 3)", "assign", "partials[d] = partials[d] + n", List.of(),
-                                true, "partials:dict", "d:int", "n:int")),
+                                true, "partials:dict={}", "d:Fraction=Fraction(1, 3)", "n:int=1"),
+                        "partials[d] = partials.get(d, 0) + n", HealResume.SKIP),
+                heal("right operand, Counter, subscript target",
+                        crash("KeyError", "'b'", "assign", "seen[w] = 2 * seen[w]", List.of(), true,
+                                "seen:Counter", "w:str='b'"),
+                        "seen[w] = 2 * seen.get(w, 0)", HealResume.SKIP),
+                heal("unary minus is arithmetic",
+                        crash("KeyError", "'x'", "assign", "out[k] = -base[k]", List.of(), true,
+                                "out:dict", "base:defaultdict", "k:str='x'"),
+                        "out[k] = -base.get(k, 0)", HealResume.SKIP),
+                heal("not an arithmetic operand defaults to None",
+                        crash("KeyError", "'x'", "assign", "cache[k] = wrap(table[k])", List.of(), true,
+                                "cache:dict", "table:OrderedDict", "k:str='x'"),
+                        "cache[k] = wrap(table.get(k, None))", HealResume.SKIP),
+                heal("a comparison operand defaults to None",
+                        crash("KeyError", "'x'", "assign", "flags[k] = seen[k] > 0", List.of(), true,
+                                "flags:dict", "seen:dict", "k:str='x'"),
+                        "flags[k] = seen.get(k, None) > 0", HealResume.SKIP),
+                heal("assignment to an attribute",
+                        crash("KeyError", "'k'", "assign", "self.total = counts[k] * 2", List.of(), true,
+                                "self:Box", "counts:dict"),
+                        "self.total = counts.get(k, 0) * 2", HealResume.SKIP),
+                heal("tuple key keeps its tuple in .get",
+                        crash("KeyError", "(1, 2)", "assign", "grid[r, c] = grid[r, c] + 1", List.of(), true,
+                                "grid:dict", "r:int=1", "c:int=2"),
+                        "grid[r, c] = grid.get((r, c), 0) + 1", HealResume.SKIP),
+                heal("only the load of the missing key is rewritten",
+                        crash("KeyError", "'b'", "assign", "totals[a] = totals[a] + extra[b]", List.of(), true,
+                                "totals:dict", "extra:dict", "a:str='a'", "b:str='b'"),
+                        "totals[a] = totals[a] + extra.get(b, 0)", HealResume.SKIP),
+                reraise("subscript assignment from a list-typed local",
+                        crash("KeyError", "'k'", "assign", "xs[i] = xs[i] + 1", List.of(), true, "xs:list",
+                                "i:int=3")),
+                reraise("subscript assignment from a mapping that is not a local",
+                        crash("KeyError", "'k'", "assign", "d[k] = TABLE[k] + 1", List.of(), true, "d:dict",
+                                "k:str='k'")),
+                reraise("a missing value used as an object has no neutral default",
+                        crash("KeyError", "'k'", "assign", "d[k] = d[k].strip()", List.of(), true, "d:dict",
+                                "k:str='k'")),
+                reraise("a slice is not a key",
+                        crash("KeyError", "'k'", "assign", "d[k] = d[1:2] + 1", List.of(), true, "d:dict")),
                 heal("KeyError in a return",
                         crash("KeyError", "'k'", "return", "return d[k]", List.of(), true, "d:dict"),
                         "_return_ = None", HealResume.RETURN),
@@ -135,6 +187,41 @@ class RulesAgentTest {
                                 "g = math.gcd(numerator, denominator)", List.of("g"), true, "numerator:int",
                                 "denominator:str"),
                         "g = None", HealResume.SKIP),
+                // TypeError: restore a dropped conversion
+                heal("a str local holding an int literal is converted, then the statement is retried",
+                        crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
+                                "g = math.gcd(numerator, denominator)", List.of("g"), true, "numerator:int=3",
+                                "denominator:str='2'", "denom:str='2'"),
+                        "denominator = int(denominator)", HealResume.RETRY),
+                heal("a float literal is converted with float",
+                        crash("TypeError", "unsupported operand type(s) for +: 'float' and 'str'", "assign",
+                                "total = price + tax", List.of("total"), true, "price:float=9.5", "tax:str='0.25'"),
+                        "tax = float(tax)", HealResume.RETRY),
+                heal("every numeric str the statement reads, in order",
+                        crash("TypeError", "'str' object cannot be interpreted as an integer", "expr",
+                                "out.extend(range(start, stop))", List.of(), true, "out:list",
+                                "stop:str=' 10 '", "start:str='1_000'"),
+                        "start = int(start)\nstop = int(stop)", HealResume.RETRY),
+                heal("a comparison with a str in a return",
+                        crash("TypeError", "'<' not supported between instances of 'str' and 'int'", "return",
+                                "return n < limit", List.of(), true, "n:str='-4'", "limit:int=3"),
+                        "n = int(n)", HealResume.RETRY),
+                heal("a str that is not a number is not converted",
+                        crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
+                                "g = math.gcd(a, b)", List.of("g"), true, "a:int=4", "b:str='x'"),
+                        "g = None", HealResume.SKIP),
+                heal("a numeric str the statement does not read is not converted",
+                        crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
+                                "g = math.gcd(a, b)", List.of("g"), true, "a:int=4", "b:list=[]", "c:str='7'"),
+                        "g = None", HealResume.SKIP),
+                heal("a TypeError not about str converts nothing",
+                        crash("TypeError", "unsupported operand type(s) for +: 'int' and 'NoneType'", "assign",
+                                "t = s + x", List.of("t"), true, "s:str='7'", "x:NoneType=None"),
+                        "t = None", HealResume.SKIP),
+                heal("an attribute of the same name is not a local read",
+                        crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
+                                "r = range(self.n)", List.of("r"), true, "n:str='3'", "self:Box"),
+                        "r = None", HealResume.SKIP),
                 heal("ValueError with a bound target keeps its value",
                         crash("ValueError", "invalid literal for int() with base 10: 'x'", "assign", "n = int(n)",
                                 List.of("n"), true, "n:str"),
@@ -196,7 +283,13 @@ class RulesAgentTest {
                         List.of("s = a / b if b else 0.0", "s = 0.0")),
                 Arguments.of(crash("AttributeError", "'NoneType' object has no attribute 'x'", "assign", "v = o.x",
                                 List.of("v"), true, "o:NoneType"),
-                        List.of("v = None")));
+                        List.of("v = None")),
+                Arguments.of(crash("KeyError", "'k'", "assign", "total = counts[k] + 1", List.of("total"), true,
+                                "counts:dict"),
+                        List.of("total = counts.get(k, 0) + 1", "total = None")),
+                Arguments.of(crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
+                                "g = math.gcd(a, b)", List.of("g"), true, "a:int=4", "b:str='6'"),
+                        List.of("b = int(b)", "g = None")));
     }
 
     /** Refused heals are replaced by the next, more conservative one, and finally by a reraise. */
@@ -230,6 +323,182 @@ class RulesAgentTest {
                 .map(step -> ((Heal) step).code())
                 .forEach(code -> forbidden.forEach(word ->
                         assertTrue(!code.contains(word), () -> code + " contains " + word)));
+    }
+
+    // --- early exit after a failed local repair (per-attempt memory) ---
+
+    private static final String FILE = "/src/colorsys.py";
+    private static final String RGB_TO_HLS = """
+            def rgb_to_hls(r, g, b):
+                maxc = max(r, g, b)
+                minc = min(r, g, b)
+                sumc = (maxc+minc)
+                rangec = (maxc-minc)
+                l = sumc/2.0
+                if l <= 0.5:
+                    s = rangec / sumc
+                else:
+                    s = rangec / (2.0-sumc)
+                rc = (maxc-r) / rangec
+                if r == maxc:
+                    h = bc-gc
+                else:
+                    h = 4.0+gc-rc
+                h = (h/6.0) % 1.0
+                return h, l, s
+            """;
+
+    /** A crash at {@code line} of a function of {@link #FILE}, called from the test's line 30. */
+    private static CrashObservation inFunction(int healPoint, String type, String message, String kind,
+            String source, List<String> targets, int line, String functionSource, String... locals) {
+        String function = FunctionSource.parameters(functionSource).isEmpty() ? "f"
+                : functionSource.strip().replaceFirst("^def\\s+(\\w+).*(?s).*", "$1");
+        return new CrashObservation(healPoint, type, message, new ObservedStatement(source, kind, targets, line, FILE),
+                observed(locals), true, functionSource,
+                List.of(new ObservedFrame("/test/test_x.py", 30, "test_x"), new ObservedFrame(FILE, line, function)));
+    }
+
+    private static CrashObservation rgbCrash(int healPoint, int line, String source, String target, String... locals) {
+        return inFunction(healPoint, "ZeroDivisionError", "float division by zero", "assign", source, List.of(target),
+                line, RGB_TO_HLS, locals);
+    }
+
+    private AgentDecision ask(String attempt, CrashObservation crash) {
+        return agent.decide(new HealPoint(attempt, crash, List.of()));
+    }
+
+    @Test
+    void aCallThatCrashesAgainAfterAHealReturnsEarlyShapedLikeItsReturn() {
+        String[] black = {"r:float=0.0", "g:float=0.0", "b:float=0.0", "maxc:float=0.0", "minc:float=0.0",
+            "sumc:float=0.0", "rangec:float=0.0", "l:float=0.0"};
+        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", HealResume.SKIP),
+                ask("cascade", rgbCrash(1, 8, "s = rangec / sumc", "s", black)));
+        String[] blackHealed = Stream.concat(Arrays.stream(black), Stream.of("s:float=0.0")).toArray(String[]::new);
+        assertEquals(new Heal("_return_ = 0.0, l, s", HealResume.RETURN),
+                ask("cascade", rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", blackHealed)),
+                "the same call crashed again at another statement: h is not bound yet, s is");
+        String[] white = {"r:float=1.0", "g:float=1.0", "b:float=1.0", "maxc:float=1.0", "minc:float=1.0",
+            "sumc:float=2.0", "rangec:float=0.0", "l:float=1.0"};
+        assertEquals(new Heal("_return_ = 0.0, l, 0.0", HealResume.RETURN),
+                ask("cascade", rgbCrash(3, 8, "s = rangec / (2.0-sumc)", "s", white)),
+                "another call crashing at a site where a local repair failed returns early at once");
+        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", HealResume.SKIP),
+                ask("another attempt", rgbCrash(3, 8, "s = rangec / sumc", "s", white)),
+                "memory is per attempt");
+    }
+
+    @Test
+    void theAttemptsMemoryIsDroppedWhenItEnds() {
+        String[] state = {"r:float=0.0", "g:float=0.0", "b:float=0.0", "rangec:float=0.0", "sumc:float=0.0",
+            "l:float=0.0"};
+        ask("ended", rgbCrash(1, 8, "s = rangec / sumc", "s", state));
+        agent.attemptEnded("ended");
+        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP),
+                ask("ended", rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state)));
+    }
+
+    private static final String SUM = """
+            def _sum(data):
+                count = 0
+                partials = {}
+                for n, d in map(_exact_ratio, data):
+                    count += 1
+                    partials[d] = partials[d] + n
+                return (T, total, count)
+            """;
+
+    private static CrashObservation sumCrash(int healPoint, String... locals) {
+        return inFunction(healPoint, "KeyError", locals[1].substring(locals[1].indexOf('=') + 1), "assign",
+                "partials[d] = partials[d] + n", List.of(), 6, SUM, locals);
+    }
+
+    static Stream<Arguments> sameSiteAgain() {
+        return Stream.of(
+                Arguments.of("a loop making progress (other locals changed) keeps healing locally",
+                        new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
+                        new String[] {"data:list=[1, 2]", "d:int=2", "n:int=1", "count:int=2",
+                            "partials:dict={1: 1}"},
+                        new Heal("partials[d] = partials.get(d, 0) + n", HealResume.SKIP)),
+                Arguments.of("the same site with nothing changed but what the heal bound makes no progress",
+                        new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
+                        new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
+                        new Heal("_return_ = T, total, count", HealResume.RETURN)),
+                Arguments.of("another call (other arguments) is not the same call",
+                        new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
+                        new String[] {"data:list=[3]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
+                        new Heal("partials[d] = partials.get(d, 0) + n", HealResume.SKIP)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sameSiteAgain")
+    void aSecondCrashAtTheSameSite(String name, String[] first, String[] second, Heal expected) {
+        String attempt = "same-site " + name;
+        ask(attempt, sumCrash(1, first));
+        assertEquals(expected, ask(attempt, sumCrash(2, second)), name);
+    }
+
+    @Test
+    void aCallThatReturnedIsNotResumedTwice() {
+        String source = "def get(d, k):\n    v = d[k]\n    return v\n";
+        CrashObservation atReturn = inFunction(1, "KeyError", "'k'", "return", "return d[k]", List.of(), 2, source,
+                "d:dict={}", "k:str='k'");
+        assertEquals(new Heal("_return_ = None", HealResume.RETURN), ask("returned", atReturn));
+        CrashObservation later = inFunction(2, "KeyError", "'k'", "assign", "v = d[k]", List.of("v"), 3, source,
+                "d:dict={}", "k:str='k'");
+        assertEquals(new Heal("v = d.get(k)", HealResume.SKIP), ask("returned", later),
+                "the earlier heal ended the call, so this is a new one");
+    }
+
+    @Test
+    void anEarlyReturnRefusedFallsBackToTheLocalPlan() {
+        String[] state = {"r:float=0.0", "g:float=0.0", "b:float=0.0", "rangec:float=0.0", "sumc:float=0.0",
+            "l:float=0.0", "s:float=0.0"};
+        ask("refused", rgbCrash(1, 8, "s = rangec / sumc", "s", state));
+        CrashObservation again = rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state);
+        AgentDecision next = agent.decide(new HealPoint("refused", again,
+                List.of(new RejectedHeal("_return_ = 0.0, l, s", "bad_resume: cannot return here"))));
+        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP), next);
+    }
+
+    static Stream<Arguments> earlyReturnValues() {
+        return Stream.of(
+                Arguments.of("a bound local is returned as it is",
+                        "def parse_starttag(self, i):\n    endpos = self.check(i)\n    if endpos < 0:\n"
+                                + "        return endpos\n    return endpos\n",
+                        new String[] {"self:P", "i:int=3", "endpos:int=9"}, "endpos"),
+                Arguments.of("a literal return (error convention) comes first in source order",
+                        "def find(xs, v):\n    if not xs:\n        return -1\n    n = 0\n    return n\n",
+                        new String[] {"xs:list=[1]", "v:int=2", "n:int=0"}, "-1"),
+                Arguments.of("fewest unbound names wins over source order",
+                        "def f(a):\n    if a:\n        return total\n    return a\n    total = a + 1\n",
+                        new String[] {"a:int=1"}, "a"),
+                Arguments.of("an unbound name assigned non-arithmetically becomes None",
+                        "def f(a):\n    name = a.strip()\n    return name\n",
+                        new String[] {"a:str='x'"}, "None"),
+                Arguments.of("an unbound name assigned only integer arithmetic becomes 0",
+                        "def f(a):\n    n = a + 1\n    n = n * 2\n    return n\n",
+                        new String[] {"a:int=1"}, "0"),
+                Arguments.of("a parenthesized one-element tuple keeps its comma",
+                        "def f(a):\n    return (a,)\n", new String[] {"a:int=1"}, "a,"),
+                Arguments.of("a global name is kept",
+                        "def __eq__(self, other):\n    return NotImplemented\n", new String[] {"self:X"},
+                        "NotImplemented"),
+                Arguments.of("a call in the return expression is not reproduced",
+                        "def f(a):\n    return g(a)\n", new String[] {"a:int=1"}, "None"),
+                Arguments.of("no return statement returns None",
+                        "def f(a):\n    a.x = 1\n", new String[] {"a:X"}, "None"),
+                Arguments.of("a generator returns None",
+                        "def f(a):\n    yield a\n    return a\n", new String[] {"a:int=1"}, "None"),
+                Arguments.of("docstring lines are not returns",
+                        "def f(a):\n    \"\"\"Docs.\n\n    return value\n    \"\"\"\n    return a\n",
+                        new String[] {"a:int=1"}, "a"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("earlyReturnValues")
+    void earlyReturnValue(String name, String functionSource, String[] locals, String expected) {
+        CrashObservation crash = inFunction(1, "TypeError", "x", "expr", "f()", List.of(), 2, functionSource, locals);
+        assertEquals(expected, RulesAgent.earlyReturnValue(crash), name);
     }
 
     @Test
