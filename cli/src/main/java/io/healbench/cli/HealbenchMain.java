@@ -3,7 +3,6 @@ package io.healbench.cli;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.runtime.Quarkus;
@@ -78,13 +77,7 @@ public class HealbenchMain {
                 headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + args.token());
                 stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
             }
-            return new RunDriver(stub, home.resolve("runs"), System.out, System.err, System.console() != null).run(args);
-        } catch (StatusRuntimeException e) {
-            System.err.println("healbench: " + RunDriver.describe(e));
-            return 1;
-        } catch (IOException e) {
-            System.err.println("healbench: cannot write the report: " + e.getMessage());
-            return 1;
+            return RunDriver.runOnConsole(stub, home.resolve("runs"), args);
         } finally {
             channel.shutdownNow();
             try {

@@ -178,8 +178,16 @@ public final class RunDriver {
         return value ? "yes" : "no";
     }
 
-    /** Turns a gRPC failure into the one line a user needs. */
-    static String describe(StatusRuntimeException e) {
-        return e.getStatus().getCode() + ": " + e.getStatus().getDescription();
+    /** Runs on the process's console; failures become one line on stderr and exit code 1. */
+    static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args) {
+        try {
+            return new RunDriver(bench, runsDir, System.out, System.err, System.console() != null).run(args);
+        } catch (StatusRuntimeException e) {
+            System.err.println("healbench: " + e.getStatus().getCode() + ": " + e.getStatus().getDescription());
+            return 1;
+        } catch (IOException e) {
+            System.err.println("healbench: cannot write the report: " + e.getMessage());
+            return 1;
+        }
     }
 }
