@@ -6,10 +6,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export HEALBENCH_HOME="$PWD"
 
 deploy/local/services.sh
+deploy/local/python-envs.sh
 deploy/local/keycloak.sh start
 
-echo "== healrt tests" >&2
-(cd healrt && python3 -m pytest tests -q -p no:cacheprovider)
+echo "== healrt tests (every supported interpreter)" >&2
+healrt/run-tests.sh
 
 echo "== dataset check" >&2
 python3 dataset/tools/check_instances.py

@@ -18,6 +18,7 @@ import traceback
 import types
 from typing import Any
 
+from . import delta
 from .context import capped_repr, hidden_name
 from .forkrun import run_in_fork
 from .healcheck import HealRejected, check_heal
@@ -86,6 +87,8 @@ class HealResult:
     changed: list[str] = dataclasses.field(default_factory=list)
     dropped: list[str] = dataclasses.field(default_factory=list)
     return_value: Any = None
+    delta: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # Δk of the dry run
+    delta_truncated: bool = False
 
     @classmethod
     def failed(cls, reason: str, message: str, tb: str | None = None) -> HealResult:
@@ -114,7 +117,7 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
         return HealResult.failed("no_return_value", f"resume=return needs the heal to assign {RETURN_SLOT}")
     compiled = compile(tree, "<heal>", "exec")
 
-    dry = run_in_fork(lambda: _dry_run(compiled, frame), timeout)
+    dry = run_in_fork(lambda: _dry_run(compiled, tree, frame), timeout)
     if not dry.get("ok"):
         reason = "timeout" if dry.get("timed_out") else "raised"
         error_text = str(dry.get("error") or "")
@@ -131,15 +134,23 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
     updates = {k: v for k, v in namespace.items()
                if k != "__builtins__" and not hidden_name(k) and before.get(k, missing) is not v}
     changed, dropped = write_back(frame, updates)
-    return HealResult(ok=True, changed=changed, dropped=dropped, return_value=namespace.get(RETURN_SLOT))
+    return HealResult(ok=True, changed=changed, dropped=dropped, return_value=namespace.get(RETURN_SLOT),
+                      delta=list(dry.get("delta") or []), delta_truncated=bool(dry.get("delta_truncated")))
 
 
-def _dry_run(compiled: types.CodeType, frame: types.FrameType) -> dict[str, Any]:
+def _dry_run(compiled: types.CodeType, tree: ast.Module, frame: types.FrameType) -> dict[str, Any]:
+    """Runs the heal in the fork; on success also computes its Δk there."""
+    namespace = frame_namespace(frame)
+    before = delta.snapshot(namespace)
     try:
-        exec(compiled, frame_namespace(frame))
+        exec(compiled, namespace)
     except BaseException:
         return {"ok": False, "timed_out": False, "error": traceback.format_exc()}
-    return {"ok": True}
+    try:
+        entries, truncated = delta.compute(tree, before, namespace)
+    except Exception:  # Δk is a report: failing to compute it must not block a heal that ran
+        entries, truncated = [], True
+    return {"ok": True, "delta": entries, "delta_truncated": truncated}
 
 
 def write_back(frame: types.FrameType, updates: dict[str, Any]) -> tuple[list[str], list[str]]:

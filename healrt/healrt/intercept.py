@@ -1,8 +1,12 @@
 """The import hook: project modules are loaded from `source_dir`, rewritten and compiled.
 
 Only `project_modules` (top-level names and their submodules) are touched; everything else is
-imported as usual. Compiled rewrites are not cached on disk: get_code is overridden, so no stale
-(or instrumented) bytecode is ever read or written.
+imported as usual. Within them, test, documentation, example, benchmark and vendored code is
+loaded from `source_dir` too but not instrumented (`not_instrumented_reason`).
+
+Compiled rewrites are cached on disk by codecache (keyed by source, interpreter and rewriter),
+never in `__pycache__`: get_code is overridden, so no stale (or instrumented) bytecode is ever
+read from or written next to the sources.
 """
 
 from __future__ import annotations
@@ -16,20 +20,58 @@ import sys
 import types
 from typing import Any, Sequence
 
+from .codecache import CodeCache, Recorder
 from .rewrite import rewrite_module
 from .sites import SiteTable
 
+# Package (directory or dotted-name) components whose code is not the project's own.
+_EXCLUDED_PACKAGES = frozenset({
+    "test", "tests", "testing", "docs", "examples", "benchmarks",
+    "_vendor", "vendor", "vendored", "third_party",
+})
 
-class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
-    def __init__(self, fullname: str, path: str, table: SiteTable, hooks: Any) -> None:
-        super().__init__(fullname, path)
-        self._table = table
-        self._hooks = hooks
+
+def not_instrumented_reason(relative_path: str) -> str | None:
+    """Why a project file (path relative to source_dir) is not instrumented, or None if it is."""
+    parts = relative_path.replace(os.sep, "/").split("/")
+    stem = parts[-1].removesuffix(".py")
+    components = parts[:-1] + ([] if stem == "__init__" else [stem])
+    excluded = next((part for part in components if part in _EXCLUDED_PACKAGES), None)
+    if excluded is not None:
+        return f"inside {excluded!r}"
+    if stem.startswith("test_") or stem.endswith("_test") or stem == "conftest":
+        return "a test file"
+    return None
+
+
+class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
+    """Plain (uninstrumented) project code, compiled from source like the instrumented modules."""
 
     def get_code(self, fullname: str) -> types.CodeType:
         source = importlib.util.decode_source(self.get_data(self.path))
-        tree = rewrite_module(ast.parse(source, self.path), self.path, source, self._table)
-        return compile(tree, self.path, "exec", dont_inherit=True)
+        return compile(source, self.path, "exec", dont_inherit=True)
+
+
+class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname: str, path: str, table: SiteTable, hooks: Any, cache: CodeCache) -> None:
+        super().__init__(fullname, path)
+        self._table = table
+        self._hooks = hooks
+        self._cache = cache
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        data = self.get_data(self.path)
+        source = importlib.util.decode_source(data)
+        first_site = len(self._table.sites)
+        key = self._cache.key(data, self._table.rewrite_key(self.path), first_site)
+        entry = self._cache.load(key, self.path)
+        if entry is not None and entry.replay(self._table, self.path, source):
+            return entry.code
+        recorder = Recorder(self._table)
+        tree = rewrite_module(ast.parse(source, self.path), self.path, source, recorder)  # type: ignore[arg-type]
+        code = compile(tree, self.path, "exec", dont_inherit=True)
+        self._cache.store(key, code, first_site, recorder)
+        return code
 
     def exec_module(self, module: types.ModuleType) -> None:
         module.__dict__["_healrt_rt"] = self._hooks
@@ -40,11 +82,15 @@ class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
 class ProjectFinder:
     """A meta-path finder placed first, so it wins over pytest's sys.path manipulation too."""
 
-    def __init__(self, source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any) -> None:
+    def __init__(
+        self, source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache
+    ) -> None:
         self._source_dir = source_dir
         self._names = frozenset(names)
         self._table = table
         self._hooks = hooks
+        self._cache = cache
+        self.not_instrumented: dict[str, str] = {}  # module name -> reason
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
@@ -55,9 +101,15 @@ class ProjectFinder:
         spec = importlib.machinery.PathFinder.find_spec(fullname, search)
         if spec is None or spec.origin is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return None
-        if not os.path.realpath(spec.origin).startswith(self._source_dir + os.sep):
+        origin = os.path.realpath(spec.origin)
+        if not origin.startswith(self._source_dir + os.sep):
             return None
-        spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks)
+        reason = not_instrumented_reason(os.path.relpath(origin, self._source_dir))
+        if reason is not None:
+            self.not_instrumented[fullname] = reason
+            spec.loader = _SourceOnlyLoader(fullname, spec.origin)
+        else:
+            spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks, self._cache)
         return spec
 
     def invalidate_caches(self) -> None:
@@ -69,14 +121,16 @@ def overlayable(name: str) -> bool:
     return name not in sys.builtin_module_names and importlib.machinery.FrozenImporter.find_spec(name) is None
 
 
-def install(source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any) -> ProjectFinder:
+def install(
+    source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache | None = None
+) -> ProjectFinder:
     """Swap the project modules: drop the harness's copies and route future imports to source_dir."""
     wanted = frozenset(names)
     for loaded in list(sys.modules):
         if loaded.partition(".")[0] in wanted:
             del sys.modules[loaded]
     sys.path.insert(0, source_dir)
-    finder = ProjectFinder(source_dir, names, table, hooks)
+    finder = ProjectFinder(source_dir, names, table, hooks, cache or CodeCache(None))
     sys.meta_path.insert(0, finder)
     importlib.invalidate_caches()
     return finder

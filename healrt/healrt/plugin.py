@@ -30,14 +30,14 @@ class OutcomePlugin:
     def pytest_collection(self, session: pytest.Session) -> None:
         self._before_collection()
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
         # A wrapper: by the time the inner hooks return, pytest's unittest support has moved a
-        # TestCase's failure into call.excinfo.
-        report = yield
+        # TestCase's failure into call.excinfo. Old-style (hookwrapper) so that Debian's pytest 7
+        # (pluggy 1.0, no `wrapper=True`) runs it too.
+        outcome = yield
         if self._is_target(item):
-            self._record(call, report)
-        return report
+            self._record(call, outcome.get_result())
 
     def _is_target(self, item: pytest.Item) -> bool:
         if os.path.realpath(str(item.path)) != self._target_file:

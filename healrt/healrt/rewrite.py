@@ -2,7 +2,7 @@
 
 Each wrapped statement becomes (locations copied from the original, so tracebacks are unchanged):
 
-    _healrt_hits[SITE] += 1
+    _healrt_hits[SITE] += 1                        # only at the head of a block (below)
     while True:
         try:
             STMT
@@ -17,12 +17,24 @@ The handler binds no name (no `as`, literal `case` patterns only), so class bodi
 namespaces are not polluted. `return EXPR` becomes a wrapped `_return_ = EXPR` followed by
 `return _return_`; functions containing one pre-bind `_return_ = None` so that `skip` at a return
 site returns whatever the heal left in the slot.
+
+Cost (measured by healrt/bench/overhead.py): the `while`/`try` wrapper is free on the normal path
+(a zero-cost `try`, and the `break` is the jump over the handler that any `try` needs). The counter
+is not: it is emitted only at the head of each block (see sites.py), i.e. once per run of
+consecutive wrapped statements that only an exception can leave; a block ends at every compound
+statement, at statements that are not wrapped (they can raise without reaching the runtime), and
+after `return`, `raise` and statements that suspend (`yield`, `await`), so that a generator left
+suspended never has statements counted that did not run.
+
+With a selection (replay mode) only the selected statements are wrapped; the rest of the module
+is compiled as written.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 
 from .sites import Guard, SiteTable
 
@@ -31,6 +43,10 @@ PROPAGATE, RETRY, SKIP, RETURN = 0, 1, 2, 3
 
 # Statements with nothing executable to fail, or that must stay where they are.
 _NOT_WRAPPED = (ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal)
+# Unwrapped statements that can neither raise nor jump, so a block may run across them.
+_INERT = (ast.Pass, ast.Global, ast.Nonlocal)
+# Wrapped statements after which a block ends: control does not (or may never) fall through.
+_BLOCK_ENDERS = (ast.Return, ast.Raise)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +62,11 @@ def rewrite_module(tree: ast.Module, file: str, source: str, table: SiteTable) -
     rewriter = _Rewriter(file, source, table)
     tree.body = rewriter.body(tree.body, _Scope(None, None, False, False), (), qual_prefix="")
     return ast.fix_missing_locations(tree)
+
+
+def _split_lines(source: str) -> list[str]:
+    """Lines as the parser splits them (only \\r\\n, \\r and \\n end a line), line ends kept."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -93,22 +114,52 @@ class _DirectNodes(ast.NodeVisitor):
     visit_YieldFrom = visit_Yield
 
 
+def _suspends(stmt: ast.stmt) -> bool:
+    """Whether the statement itself (not a nested scope) can suspend its frame: yield or await."""
+    pending: list[ast.AST] = [stmt]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
 class _Rewriter:
     def __init__(self, file: str, source: str, table: SiteTable) -> None:
         self._file = file
-        self._source = source
         self._table = table
+        self._lines = _split_lines(source)
+        # Site ids of the block being built (see sites.py), and whether a return site was wrapped
+        # in the function being rewritten (it needs the `_return_` pre-bind).
+        self._block: list[int] = []
+        # Set by _simple for a wrapped statement that control leaves only by falling through (or an
+        # exception), so the block may go on after it.
+        self._falls_through = False
+        self._wrapped_return = False
 
     def body(
         self, stmts: list[ast.stmt], scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str
     ) -> list[ast.stmt]:
         out: list[ast.stmt] = []
+        self._end_block()
         for index, stmt in enumerate(stmts):
             if index == 0 and _is_docstring(stmt):
                 out.append(stmt)
                 continue
             out.extend(self.statement(stmt, scope, guards, qual_prefix))
+            if not (self._falls_through or isinstance(stmt, _INERT) or _is_docstring(stmt)):
+                self._end_block()
+            self._falls_through = False
+        self._end_block()
         return out
+
+    def _end_block(self) -> None:
+        if self._block:
+            self._table.set_block(self._block)
+            self._block = []
 
     def statement(
         self, stmt: ast.stmt, scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str
@@ -155,8 +206,10 @@ class _Rewriter:
         first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         is_async_generator = isinstance(node, ast.AsyncFunctionDef) and direct.yields
         scope = _Scope(qualname, (first_line, node.end_lineno or node.lineno), True, not is_async_generator)
+        outer_wrapped_return, self._wrapped_return = self._wrapped_return, False
         body = self.body(node.body, scope, (), qualname + ".<locals>.")
-        if direct.returns_value:
+        wrapped_return, self._wrapped_return = self._wrapped_return, outer_wrapped_return
+        if direct.returns_value and wrapped_return:
             docstring = body[:1] if _is_docstring(node.body[0]) else []
             prebind = ast.copy_location(
                 ast.Assign(targets=[ast.Name(RETURN_SLOT, ast.Store())], value=ast.Constant(None)),
@@ -174,6 +227,8 @@ class _Rewriter:
             return [stmt]
         if isinstance(stmt, ast.Return) and stmt.value is None:
             return [stmt]
+        if not self._table.wants(self._file, stmt.lineno, stmt.col_offset):
+            return [stmt]
         site = self._table.add(
             file=self._file,
             line=stmt.lineno,
@@ -182,22 +237,35 @@ class _Rewriter:
             end_col=stmt.end_col_offset or 0,
             kind=type(stmt).__name__.lower(),
             targets=_targets(stmt),
-            source=ast.get_source_segment(self._source, stmt) or "",
+            source=self._segment(stmt),
             function=scope.qualname if scope.in_function else None,
             function_span=scope.function_span if scope.in_function else None,
             can_return=scope.can_return,
             guards=guards,
         )
+        counted = not self._block
+        self._block.append(site.id)
+        self._falls_through = not (isinstance(stmt, _BLOCK_ENDERS) or _suspends(stmt))
         if isinstance(stmt, ast.Return):
             assert stmt.value is not None
+            self._wrapped_return = True
             into_slot = ast.Assign(targets=[ast.Name(RETURN_SLOT, ast.Store())], value=stmt.value)
             return_slot = ast.Return(value=ast.Name(RETURN_SLOT, ast.Load()))
-            wrapped = self._wrap(ast.copy_location(into_slot, stmt), site.id, scope.can_return)
+            wrapped = self._wrap(ast.copy_location(into_slot, stmt), site.id, scope.can_return, counted)
             return [*wrapped, ast.copy_location(return_slot, stmt)]
-        return self._wrap(stmt, site.id, scope.can_return)
+        return self._wrap(stmt, site.id, scope.can_return, counted)
+
+    def _segment(self, node: ast.stmt) -> str:
+        """ast.get_source_segment without re-splitting the whole source for every statement."""
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        col, end_col = node.col_offset, node.end_col_offset or 0
+        if first == last:
+            return self._lines[first].encode()[col:end_col].decode()
+        return "".join([self._lines[first].encode()[col:].decode(), *self._lines[first + 1:last],
+                        self._lines[last].encode()[:end_col].decode()])
 
     @staticmethod
-    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool) -> list[ast.stmt]:
+    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool, counted: bool) -> list[ast.stmt]:
         def case(value: int, action: ast.stmt) -> ast.match_case:
             return ast.match_case(pattern=ast.MatchValue(ast.Constant(value)), body=[action])
 
@@ -220,7 +288,7 @@ class _Rewriter:
             op=ast.Add(),
             value=ast.Constant(1),
         )
-        new_nodes: list[ast.stmt] = [counter, loop]
+        new_nodes: list[ast.stmt] = [counter, loop] if counted else [loop]
         # Generated nodes take the statement's location; the statement is inserted only afterwards
         # so that its own (precise) locations are kept.
         for node in new_nodes:

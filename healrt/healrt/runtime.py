@@ -10,10 +10,11 @@ from typing import Any
 
 from .catching import never_intercepted, same_file, would_be_caught
 from .context import build_context
-from .heal import run_heal, run_probe
+from .heal import HealResult, run_heal, run_probe
+from .replay import Decision, Script
 from .rewrite import PROPAGATE, RETRY, RETURN, SKIP
 from .session import Session
-from .sites import SiteTable
+from .sites import Selection, Site, SiteTable
 from .spec import Spec
 
 _RESUME_ACTIONS = {"skip": SKIP, "retry": RETRY, "return": RETURN}
@@ -38,10 +39,15 @@ class Hooks:
 
 
 class Runtime:
-    def __init__(self, spec: Spec, session: Session | None) -> None:
+    def __init__(self, spec: Spec, session: Session | None, selection: Selection | None = None,
+                 script: Script | None = None) -> None:
         self.spec = spec
         self.session = session
-        self.table = SiteTable()
+        self.table = SiteTable(selection)
+        # Replay mode: decisions of the runs before a restart, replayed without asking (replay.py);
+        # `decisions` logs this run's, for the next restart.
+        self._script = script
+        self.decisions: list[Decision] = []
         self.counters = Counters()
         self.hooks = Hooks(self)
         self._intercepting = spec.intercept and session is not None
@@ -55,13 +61,19 @@ class Runtime:
     # ------------------------------------------------------------ called from instrumented code
 
     def handle(self, site_id: int) -> int:
+        action = self._decide(site_id)
+        if action == PROPAGATE or action == RETURN:
+            self.table.left_block(site_id)  # the rest of the site's block does not run (trace counts)
+        return action
+
+    def _decide(self, site_id: int) -> int:
         exc = sys.exc_info()[1]
         if exc is None or not self._intercepting or never_intercepted(exc) or id(exc) in self._released:
             return PROPAGATE
         if not self._pause_lock.acquire(blocking=False):
             return PROPAGATE
         try:
-            return self._crash(exc, site_id, sys._getframe(1))
+            return self._crash(exc, site_id, sys._getframe(2))
         finally:
             self._pause_lock.release()
 
@@ -74,12 +86,18 @@ class Runtime:
 
     def _crash(self, exc: BaseException, site_id: int, frame: types.FrameType) -> int:
         site = self.table.sites[site_id]
-        if would_be_caught(exc, frame, site, self.table, self.spec.target_file, self._note_undecided):
+        verdict = would_be_caught(exc, frame, site, self.table, self.spec.target_file)
+        for reason, file, line in verdict.undecided:
+            self.event("catch_undecided", reason=reason, file=file, line=line, decision=verdict.decision)
+        if verdict.caught:
             return PROPAGATE
         if self.counters.heal_points >= self.spec.max_heal_points:
             self.event("heal_point_cap", file=site.file, line=site.line, cap=self.spec.max_heal_points)
             return self._release(exc)
         self.counters.heal_points += 1
+        replayed = self._replay(exc, frame, site)
+        if replayed is not None:
+            return replayed
         context = build_context(self.counters.heal_points, exc, frame, site, self.table, self._test_frame(frame))
         assert self.session is not None
         self.session.send({"type": "crash", "context": context})
@@ -96,32 +114,62 @@ class Runtime:
                 return self._release(exc)
             command = message.get("cmd")
             if command == "probe":
-                result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)))
+                result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)),
+                                   self.spec.probe_timeout_s)
                 self.session.send({"type": "probe_result", "id": message.get("id"), **result})
             elif command == "heal":
                 resume = str(message.get("resume") or "skip")
-                healed = run_heal(str(message.get("code", "")), frame, site, resume)
-                if healed.reason == "forbidden":
-                    self.counters.heals_rejected += 1
-                    self.counters.rejections.append({"heal_point": self.counters.heal_points,
-                                                     "reason": healed.message})
-                if healed.dropped:
-                    self.event("heal_dropped_names", names=healed.dropped,
-                               message="a heal cannot create a new local name of a function")
+                healed = self._heal(str(message.get("code", "")), resume, frame, site)
                 self.session.send({
                     "type": "heal_result", "id": message.get("id"), "ok": healed.ok,
                     "error": None if healed.ok else {"reason": healed.reason, "message": healed.message},
                     "traceback": healed.traceback, "changed": healed.changed, "resume": resume,
+                    "delta": healed.delta, "delta_truncated": healed.delta_truncated,
                 })
                 if healed.ok:
-                    self.counters.heals_applied += 1
-                    if resume == "return":
-                        self._return_values.value = healed.return_value
                     return _RESUME_ACTIONS[resume]
             elif command == "reraise":
+                self.decisions.append(Decision(self.counters.heal_points, (site.file, site.line, site.col), "reraise"))
                 return self._release(exc)
             else:
                 self.event("bad_command", message=f"unknown or unexpected command {command!r}")
+
+    def _heal(self, code: str, resume: str, frame: types.FrameType, site: Site) -> HealResult:
+        healed = run_heal(code, frame, site, resume, self.spec.heal_timeout_s)
+        if healed.reason == "forbidden":
+            self.counters.heals_rejected += 1
+            self.counters.rejections.append({"heal_point": self.counters.heal_points, "reason": healed.message})
+        if healed.dropped:
+            self.event("heal_dropped_names", names=healed.dropped,
+                       message="a heal cannot create a new local name of a function")
+        if healed.ok:
+            self.counters.heals_applied += 1
+            if resume == "return":
+                self._return_values.value = healed.return_value
+            self.decisions.append(Decision(self.counters.heal_points, (site.file, site.line, site.col),
+                                           "heal", code, resume))
+        return healed
+
+    def _replay(self, exc: BaseException, frame: types.FrameType, site: Site) -> int | None:
+        """The action of a replayed decision (replay mode, after a restart); None to ask the controller."""
+        if self._script is None:
+            return None
+        heal_point = self.counters.heal_points
+        decision = self._script.decision(heal_point, site)
+        if decision is not None and decision.action == "reraise":
+            self.decisions.append(decision)
+            self.event("replayed", heal_point=heal_point, action="reraise", file=site.file, line=site.line)
+            return self._release(exc)
+        if decision is not None:
+            healed = self._heal(decision.code, decision.resume, frame, site)
+            if healed.ok:
+                self.event("replayed", heal_point=heal_point, action="heal", file=site.file, line=site.line)
+                return _RESUME_ACTIONS[decision.resume]
+            self._script.diverged = True
+        if self._script.diverged:
+            self.event("replay_diverged", heal_point=heal_point, file=site.file, line=site.line)
+            self._script = None
+        return None
 
     def _release(self, exc: BaseException) -> int:
         self._released[id(exc)] = exc
@@ -140,6 +188,3 @@ class Runtime:
     def event(self, kind: str, **fields: Any) -> None:
         if self.session is not None:
             self.session.send({"type": "event", "kind": kind, **fields})
-
-    def _note_undecided(self, reason: str, frame: types.FrameType) -> None:
-        self.event("catch_undecided", reason=reason, file=frame.f_code.co_filename, line=frame.f_lineno)

@@ -12,20 +12,31 @@ from typing import Any
 from . import PROTOCOL_VERSION
 
 CONTROL_ENV = "HEALRT_CONTROL"
+# An already connected control socket inherited by fd number (replay mode's restarts, replay.py).
+CONTROL_FD_ENV = "HEALRT_CONTROL_FD"
 
 
 class Session:
-    def __init__(self, path: str) -> None:
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.connect(path)
+    def __init__(self, path: str | None = None, fd: int | None = None) -> None:
+        if fd is not None:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=fd)
+        else:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._sock.connect(path)
         self._buffer = b""
         # Events may be sent from any thread; one line must never interleave with another.
         self._send_lock = threading.Lock()
 
     @classmethod
     def from_environment(cls) -> Session | None:
+        fd = os.environ.pop(CONTROL_FD_ENV, None)
+        if fd is not None:
+            return cls(fd=int(fd))
         path = os.environ.get(CONTROL_ENV)
         return cls(path) if path else None
+
+    def fileno(self) -> int:
+        return self._sock.fileno()
 
     def hello(self) -> None:
         self.send({"type": "hello", "pid": os.getpid(), "python": platform.python_version(),

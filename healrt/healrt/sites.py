@@ -1,9 +1,19 @@
-"""The site table: one entry per instrumented statement, shared by all runtime parts."""
+"""The site table: one entry per instrumented statement, shared by all runtime parts.
+
+Hit counting is per *block*: a run of consecutive wrapped statements of one body that nothing but
+an exception can leave early. Only a block's first statement (its head) bumps a counter; the
+others' counts are derived as the head's count minus `missed`, which the runtime bumps for the
+rest of the block whenever an exception leaves the block (propagated, or `return` after a heal).
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
+
+# Bumped whenever the rewritten code for the same source and selection changes shape.
+REWRITE_FORMAT = 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,41 +45,82 @@ class Site:
     guards: tuple[Guard, ...]
 
 
+# The statements to wrap in replay mode, per file: (line, col) of each statement's start.
+Selection = dict[str, frozenset[tuple[int, int]]]
+
+
 class SiteTable:
     """Registry of sites of every instrumented file, plus the hit counters the rewritten code bumps."""
 
-    def __init__(self) -> None:
+    def __init__(self, selection: Selection | None = None) -> None:
         self.sites: list[Site] = []
         # Shared with instrumented modules as `_healrt_hits`; indexing a list is the cheapest
-        # counter available from generated code (no call per statement).
+        # counter available from generated code (no call per statement). Only heads are bumped.
         self.hits: list[int] = []
+        self._heads: list[int] = []
+        self._tails: list[tuple[int, ...]] = []
+        self._missed: list[int] = []
         self._by_line: dict[str, dict[int, list[Site]]] = {}
         self.sources: dict[str, str] = {}
+        # None: wrap every statement (full mode); else only the selected ones (replay mode).
+        self.selection = selection
 
     def add_file(self, file: str, source: str) -> None:
         self.sources[file] = source
         self._by_line.setdefault(file, {})
 
+    def wants(self, file: str, line: int, col: int) -> bool:
+        return self.selection is None or (line, col) in self.selection.get(file, frozenset())
+
+    def rewrite_key(self, file: str) -> str:
+        """What, besides the source and interpreter, the rewritten code of `file` depends on."""
+        if self.selection is None:
+            return f"v{REWRITE_FORMAT}:all"
+        chosen = sorted(self.selection.get(file, frozenset()))
+        return f"v{REWRITE_FORMAT}:" + ",".join(f"{line}.{col}" for line, col in chosen)
+
     def add(self, **fields: object) -> Site:
         site = Site(id=len(self.sites), **fields)  # type: ignore[arg-type]
         self.sites.append(site)
         self.hits.append(0)
+        self._heads.append(site.id)
+        self._tails.append(())
+        self._missed.append(0)
         lines = self._by_line.setdefault(site.file, {})
         for line in range(site.line, site.end_line + 1):
             lines.setdefault(line, []).append(site)
         return site
+
+    def set_block(self, ids: list[int]) -> None:
+        """Declare consecutive sites one block: only ids[0] is counted by the rewritten code."""
+        for index, site_id in enumerate(ids):
+            self._heads[site_id] = ids[0]
+            self._tails[site_id] = tuple(ids[index + 1:])
+
+    def left_block(self, site_id: int) -> None:
+        """An exception left the block at `site_id`: the statements after it did not run."""
+        for later in self._tails[site_id]:
+            self._missed[later] += 1
+
+    def counts(self) -> list[int]:
+        """Hit count of every site: how often control reached it."""
+        hits, missed = self.hits, self._missed
+        return [hits[head] - missed[site_id] for site_id, head in enumerate(self._heads)]
 
     def is_instrumented(self, file: str) -> bool:
         return file in self._by_line
 
     def site_at(self, frame: types.FrameType) -> Site | None:
         """The site a suspended instrumented frame is executing, from its current instruction's position."""
-        code = frame.f_code
+        return self.site_at_instruction(frame.f_code, frame.f_lasti)
+
+    def site_at_instruction(self, code: types.CodeType, lasti: int) -> Site | None:
+        """The site whose statement holds the instruction at byte offset `lasti` of `code`."""
         lines = self._by_line.get(code.co_filename)
-        if not lines or frame.f_lasti < 0:
+        if not lines or lasti < 0:
             return None
-        positions = list(code.co_positions())
-        index = frame.f_lasti // 2
+        positions = _positions(code)
+        index = lasti // 2
         if index >= len(positions):
             return None
         line, end_line, col, end_col = positions[index]
@@ -84,3 +135,9 @@ class SiteTable:
             if starts_before and ends_after:
                 return site
         return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _positions(code: types.CodeType) -> list[tuple[int | None, int | None, int | None, int | None]]:
+    """Per-instruction source positions, cached: a library raising and catching often asks again."""
+    return list(code.co_positions())

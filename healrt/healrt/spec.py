@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 
+MODES = ("full", "replay")
 
 @dataclasses.dataclass(frozen=True)
 class Spec:
@@ -16,9 +18,18 @@ class Spec:
     intercept: bool = True
     max_heal_points: int = 10
     outcome_file: str | None = None
+    probe_timeout_s: float = 20.0
+    heal_timeout_s: float = 30.0
+    # Directory of the compiled-rewrite cache; None: $HEALRT_CACHE or the default; "": disabled.
+    code_cache: str | None = None
+    # "full": every statement wrapped; "replay": record, then wrap only the crash sites (replay.py).
+    mode: str = "full"
+    # Replay mode's record, restart state and basetemp; None: `.healrt-replay` next to the spec.
+    replay_dir: str | None = None
 
-    @property
+    @functools.cached_property
     def target_file(self) -> str:
+        # Cached: the runtime asks for it at every exception in project code, and realpath stats.
         return os.path.realpath(self.target_test.partition("::")[0])
 
     @property
@@ -37,4 +48,15 @@ def load_spec(path: str) -> Spec:
         intercept=bool(raw.get("intercept", True)),
         max_heal_points=int(raw.get("max_heal_points", 10)),
         outcome_file=raw.get("outcome_file"),
+        probe_timeout_s=float(raw.get("probe_timeout_s", 20.0)),
+        heal_timeout_s=float(raw.get("heal_timeout_s", 30.0)),
+        code_cache=raw.get("code_cache"),
+        mode=_mode(raw.get("mode", "full")),
+        replay_dir=raw.get("replay_dir"),
     )
+
+
+def _mode(value: object) -> str:
+    if value not in MODES:
+        raise ValueError(f"spec: mode must be one of {', '.join(MODES)}, not {value!r}")
+    return str(value)

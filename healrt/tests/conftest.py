@@ -120,6 +120,15 @@ class CaughtByUnittest(unittest.TestCase):
 '''
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _code_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """healrt runs of this suite share one compiled-rewrite cache, away from the user's ~/.cache."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("HEALRT_CACHE", str(tmp_path_factory.mktemp("healrt-code")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Callable[..., Path]:
     """Returns make_spec(test_name, **spec_fields) -> path of a healrt spec for that target test."""

@@ -1,0 +1,1 @@
+"""Benchmarks of healrt (run `python3 healrt/bench/overhead.py`)."""

@@ -1,0 +1,180 @@
+"""On-disk cache of compiled rewrites: the instrumented code object and its site table.
+
+An entry's key covers everything the rewrite of one file depends on:
+- the source bytes (sha256);
+- the interpreter (implementation, full version string, bytecode magic number);
+- the rewriter (a hash of rewrite.py and sites.py, the code that shapes the output);
+- the table's `rewrite_key` (what else shapes the output, e.g. the replay selection);
+- the first site id: site ids are global indices baked into the code as constants, so a file
+  compiled after N other sites differs from the same file compiled first. Every run of one
+  instance imports its modules in the same order, so repeated runs hit.
+The file's path is *not* in the key: workspaces are fresh directories, so a loaded entry has its
+code objects' `co_filename` and its sites' `file` replaced with the path being imported.
+
+The site table state a rewrite creates (its sites, and the blocks it declares) is recorded while
+rewriting (`Recorder`) and replayed into the table when an entry is loaded.
+
+The cache is best effort: an unwritable or missing directory disables it silently, and an
+unreadable, corrupt or mismatched entry is ignored (and rewritten).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+import types
+from pathlib import Path
+from typing import Any
+
+from .sites import Guard, Site, SiteTable
+
+ENV_VAR = "HEALRT_CACHE"
+DEFAULT_DIR = Path("~/.cache/healbench/healrt-code")
+_FORMAT = 1
+_SUFFIX = ".healrt"
+_SITE_FIELDS = tuple(field.name for field in dataclasses.fields(Site))
+
+
+def _rewriter_version() -> str:
+    digest = hashlib.sha256(str(_FORMAT).encode())
+    package = Path(__file__).resolve().parent
+    for name in ("rewrite.py", "sites.py"):
+        digest.update((package / name).read_bytes())
+    return digest.hexdigest()
+
+
+_INTERPRETER = "|".join((sys.implementation.name, sys.version, importlib.util.MAGIC_NUMBER.hex()))
+_REWRITER = _rewriter_version()
+
+
+def cache_dir(configured: str | None) -> Path | None:
+    """The directory to use: the spec's value, else $HEALRT_CACHE, else the default; "" disables."""
+    value = configured if configured is not None else os.environ.get(ENV_VAR)
+    if value == "":
+        return None
+    return Path(value).expanduser() if value is not None else DEFAULT_DIR.expanduser()
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    code: types.CodeType
+    first_site: int
+    sites: list[Site]
+    blocks: list[tuple[int, ...]]
+
+    def replay(self, table: SiteTable, path: str, source: str) -> bool:
+        """Registers the entry's sites and blocks; False if the ids do not line up (nothing kept then)."""
+        if self.first_site != len(table.sites):
+            return False
+        table.add_file(path, source)
+        for site in self.sites:
+            fields = {name: getattr(site, name) for name in _SITE_FIELDS if name != "id"}
+            table.add(**fields)
+        for ids in self.blocks:
+            table.set_block(list(ids))
+        return True
+
+
+class Recorder:
+    """Stands in for the SiteTable during a rewrite, remembering the sites and blocks it creates."""
+
+    def __init__(self, table: SiteTable) -> None:
+        self._table = table
+        self.sites: list[Site] = []
+        self.blocks: list[tuple[int, ...]] = []
+
+    def add(self, **fields: Any) -> Site:
+        site = self._table.add(**fields)
+        self.sites.append(site)
+        return site
+
+    def set_block(self, ids: list[int]) -> None:
+        self._table.set_block(ids)
+        self.blocks.append(tuple(ids))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._table, name)
+
+
+class CodeCache:
+    def __init__(self, directory: Path | None) -> None:
+        self._directory = directory
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, source: bytes, variant: str, first_site: int) -> str:
+        digest = hashlib.sha256(source)
+        digest.update(f"\0{_INTERPRETER}\0{_REWRITER}\0{variant}\0{first_site}".encode())
+        return digest.hexdigest()
+
+    def load(self, key: str, path: str) -> Entry | None:
+        if self._directory is None:
+            return None
+        try:
+            raw = (self._directory / (key + _SUFFIX)).read_bytes()
+            entry = _decode(marshal.loads(raw), key, path)
+        except Exception:  # missing, unreadable or corrupt: recompile
+            entry = None
+        if entry is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return entry
+
+    def store(self, key: str, code: types.CodeType, first_site: int, recorded: Recorder) -> None:
+        if self._directory is None:
+            return
+        sites = tuple(_encode_site(site) for site in recorded.sites)
+        payload = marshal.dumps((_FORMAT, key, code, first_site, sites, tuple(recorded.blocks)))
+        try:
+            self._directory.mkdir(parents=True, exist_ok=True)
+            # Written whole under a temporary name, then renamed: readers never see a partial entry.
+            handle, temporary = tempfile.mkstemp(dir=self._directory, suffix=".tmp")
+            try:
+                # Readable by all (mkstemp makes it private): a cache warmed by a trusted run can be
+                # mounted read-only into sandboxes that run under other uids.
+                os.fchmod(handle, 0o644)
+                with os.fdopen(handle, "wb") as out:
+                    out.write(payload)
+                os.replace(temporary, self._directory / (key + _SUFFIX))
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError:
+            self._directory = None  # read-only (e.g. inside the sandbox) or full: stop trying
+
+
+def _encode_site(site: Site) -> tuple[Any, ...]:
+    values = []
+    for name in _SITE_FIELDS:
+        value = getattr(site, name)
+        if name == "guards":
+            value = tuple((guard.kind, guard.handlers) for guard in value)
+        values.append(value)
+    return tuple(values)
+
+
+def _decode(payload: Any, key: str, path: str) -> Entry | None:
+    fmt, stored_key, code, first_site, raw_sites, blocks = payload
+    if fmt != _FORMAT or stored_key != key or not isinstance(code, types.CodeType) or not isinstance(first_site, int):
+        return None
+    sites = []
+    for raw in raw_sites:
+        fields = dict(zip(_SITE_FIELDS, raw, strict=True))
+        fields["guards"] = tuple(Guard(kind, tuple(handlers)) for kind, handlers in fields["guards"])
+        fields["targets"] = tuple(fields["targets"])
+        if fields["function_span"] is not None:
+            fields["function_span"] = tuple(fields["function_span"])
+        fields["file"] = path
+        sites.append(Site(**fields))
+    return Entry(_with_filename(code, path), first_site, sites, [tuple(ids) for ids in blocks])
+
+
+def _with_filename(code: types.CodeType, path: str) -> types.CodeType:
+    consts = tuple(_with_filename(c, path) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=path, co_consts=consts)

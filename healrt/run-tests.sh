@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs healrt's test suite on every interpreter healrt supports: pyenv 3.11.7, Debian's 3.11.2,
+# pyenv 3.12.1 and 3.13.0 (pytest is installed where missing by deploy/local/python-envs.sh).
+# Extra arguments go to pytest. Fails if the suite fails on any of them; missing interpreters fail too.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+../deploy/local/python-envs.sh || exit 1
+
+interpreters=(
+    /root/.pyenv/versions/3.11.7/bin/python
+    /usr/bin/python3
+    /root/.pyenv/versions/3.12.1/bin/python
+    /root/.pyenv/versions/3.13.0/bin/python
+)
+failed=()
+for py in "${interpreters[@]}"; do
+    echo "== healrt tests on $py ($("$py" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo missing))" >&2
+    if ! "$py" -m pytest tests -q -p no:cacheprovider "$@"; then
+        failed+=("$py")
+    fi
+done
+if ((${#failed[@]})); then
+    echo "healrt tests failed on: ${failed[*]}" >&2
+    exit 1
+fi

@@ -1,0 +1,26 @@
+"""Smoke test of the overhead benchmark: `--quick` runs and its last line has the promised keys.
+
+Performance is measured (by the benchmark), not asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from helpers import HEALRT_ROOT
+
+KEYS = ("overhead_ratio", "overhead_ratio_full", "overhead_ratio_replay", "crash_to_context_ms_p50",
+        "probe_roundtrip_ms_p50", "probe_inplace_roundtrip_ms_p50", "suites")
+
+
+def test_quick_benchmark_reports_every_figure() -> None:
+    run = subprocess.run([sys.executable, str(HEALRT_ROOT / "bench" / "overhead.py"), "--quick"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert all(key in result for key in KEYS), result
+    assert result["suites"], result
+    for figures in result["suites"].values():
+        assert figures["ratio_full"] > 0 and figures["ratio_replay"] > 0

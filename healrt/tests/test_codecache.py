@@ -1,0 +1,162 @@
+"""The on-disk cache of compiled rewrites, and which project files are instrumented at all."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from healrt.codecache import CodeCache, cache_dir
+from healrt.intercept import ProjectFinder, install, not_instrumented_reason
+from healrt.sites import SiteTable
+
+MODULE = '''\
+def double(x):
+    y = x * 2
+    return y
+
+
+def boom():
+    return 1 / 0
+'''
+
+
+class _NoHooks:
+    handle = staticmethod(lambda site_id: 0)
+    return_value = staticmethod(lambda: None)
+
+
+@pytest.fixture
+def importer() -> Iterator:
+    """import_from(source_dir, cache, names) -> (finder, table, module of names[0]); undone afterwards."""
+    saved_path, saved_meta = list(sys.path), list(sys.meta_path)
+    names: list[str] = []
+
+    def import_from(source_dir: Path, cache: CodeCache, *modules: str):
+        names.extend(modules)
+        table = SiteTable()
+        finder = install(str(source_dir.resolve()), [m.partition(".")[0] for m in modules], table, _NoHooks(), cache)
+        loaded = [importlib.import_module(m) for m in modules]
+        return finder, table, loaded[0]
+
+    yield import_from
+    sys.path[:], sys.meta_path[:] = saved_path, saved_meta
+    for loaded in list(sys.modules):
+        if loaded.partition(".")[0] in {n.partition(".")[0] for n in names}:
+            del sys.modules[loaded]
+
+
+def _project(root: Path, source: str = MODULE) -> Path:
+    root.mkdir(parents=True)
+    (root / "cachedmod.py").write_text(source)
+    return root
+
+
+def test_second_import_is_served_from_the_cache_with_its_own_path(tmp_path, importer):
+    cache = CodeCache(tmp_path / "cache")
+    _, first_table, first = importer(_project(tmp_path / "ws1"), cache, "cachedmod")
+    assert (cache.hits, cache.misses) == (0, 1)
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    del sys.modules["cachedmod"]
+    # A fresh workspace (another directory) with the same source: the entry is reused.
+    _, table, module = importer(_project(tmp_path / "ws2"), cache, "cachedmod")
+    assert (cache.hits, cache.misses) == (1, 1)
+    assert module.double(4) == 8 and first.double(4) == 8
+    assert table.counts() == first_table.counts()  # the blocks were replayed too
+    new_file = str((tmp_path / "ws2" / "cachedmod.py").resolve())
+    assert module.double.__code__.co_filename == new_file
+    assert [s.file for s in table.sites] == [new_file] * len(first_table.sites)
+    assert [(s.line, s.source) for s in table.sites] == [(s.line, s.source) for s in first_table.sites]
+    assert table.is_instrumented(new_file)
+    with pytest.raises(ZeroDivisionError) as raised:
+        module.boom()
+    assert raised.traceback[-1].path == Path(new_file)
+
+
+def test_changed_source_or_site_offset_misses(tmp_path):
+    cache = CodeCache(tmp_path)
+    base = cache.key(b"x = 1\n", "v:all", 0)
+    assert base != cache.key(b"x = 2\n", "v:all", 0)
+    assert base != cache.key(b"x = 1\n", "v:all", 5)
+    assert base != cache.key(b"x = 1\n", "v:3.0", 0)
+
+
+def test_corrupt_entry_is_ignored_and_replaced(tmp_path, importer):
+    cache = CodeCache(tmp_path / "cache")
+    importer(_project(tmp_path / "ws1"), cache, "cachedmod")
+    [entry] = (tmp_path / "cache").iterdir()
+    entry.write_bytes(b"\x00garbage")
+    del sys.modules["cachedmod"]
+    _, _, module = importer(_project(tmp_path / "ws2"), cache, "cachedmod")
+    assert module.double(2) == 4 and cache.hits == 0
+    assert entry.read_bytes() != b"\x00garbage"
+
+
+def test_unwritable_cache_directory_is_skipped_silently(tmp_path, importer):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    cache = CodeCache(blocker / "cache")  # cannot be created under a regular file
+    _, table, module = importer(_project(tmp_path / "ws"), cache, "cachedmod")
+    assert module.double(3) == 6 and table.sites
+
+
+def test_cache_directory_configuration(monkeypatch, tmp_path):
+    monkeypatch.setenv("HEALRT_CACHE", str(tmp_path / "env"))
+    assert cache_dir(None) == tmp_path / "env"
+    assert cache_dir(str(tmp_path / "spec")) == tmp_path / "spec"
+    assert cache_dir("") is None
+    monkeypatch.delenv("HEALRT_CACHE")
+    assert cache_dir(None) == Path.home() / ".cache" / "healbench" / "healrt-code"
+
+
+@pytest.mark.parametrize("path, instrumented", [
+    ("pkg/core.py", True),
+    ("pkg/__init__.py", True),
+    ("pkg/contest.py", True),
+    ("pkg/tests/__init__.py", False),
+    ("pkg/tests/helpers.py", False),
+    ("pkg/test/data.py", False),
+    ("pkg/testing.py", False),
+    ("pkg/testing/__init__.py", False),
+    ("docs/conf.py", False),
+    ("pkg/examples/demo.py", False),
+    ("pkg/benchmarks/run.py", False),
+    ("pkg/_vendor/six.py", False),
+    ("pkg/vendor/lib.py", False),
+    ("pkg/vendored/lib.py", False),
+    ("pkg/third_party/lib.py", False),
+    ("pkg/test_core.py", False),
+    ("pkg/core_test.py", False),
+    ("pkg/conftest.py", False),
+    ("conftest.py", False),
+])
+def test_which_project_files_are_instrumented(path, instrumented):
+    assert (not_instrumented_reason(path) is None) is instrumented
+
+
+def test_tests_and_vendored_code_load_from_source_dir_without_instrumentation(tmp_path, importer):
+    package = tmp_path / "src" / "exclpkg"
+    for sub in ("tests", "_vendor"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    (package / "core.py").write_text("def f():\n    return 1\n")
+    (package / "tests" / "test_core.py").write_text("def test_f():\n    assert True\n")
+    (package / "_vendor" / "lib.py").write_text("def g():\n    return 2\n")
+    (package / "conftest.py").write_text("X = 3\n")
+    finder, table, core = importer(tmp_path / "src", CodeCache(None), "exclpkg.core", "exclpkg.tests.test_core",
+                                   "exclpkg._vendor.lib", "exclpkg.conftest")
+    assert isinstance(finder, ProjectFinder)
+    loaded = {name: sys.modules[name] for name in
+              ("exclpkg.tests.test_core", "exclpkg._vendor.lib", "exclpkg.conftest", "exclpkg.tests",
+               "exclpkg._vendor")}
+    for module in loaded.values():
+        assert str(Path(module.__file__).resolve()).startswith(str((tmp_path / "src").resolve()))
+        assert "_healrt_rt" not in vars(module)
+        assert not table.is_instrumented(module.__file__)
+    assert set(finder.not_instrumented) == set(loaded)
+    assert "_healrt_rt" in vars(core) and table.is_instrumented(core.__file__)
+    assert sys.modules["exclpkg._vendor.lib"].g() == 2
