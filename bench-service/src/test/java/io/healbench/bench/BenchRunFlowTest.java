@@ -134,11 +134,11 @@ class BenchRunFlowTest {
         broker.publish("attempt.started", event(broken, "st-2").setStarted(AttemptStarted.newBuilder().setSession("s2")).build());
         AttemptEvent healedDone = event(healed, "done-1").setCompleted(AttemptCompleted.newBuilder()
                 .setProceeded(true).setPassed(true).setHealPoints(2).setHealsApplied(1).setHealsRejected(1)
-                .setExceptionType("ZeroDivisionError").setExitCause("exited").setWallTimeMs(812).setFailureClass("none")).build();
+                .setExceptionType("ZeroDivisionError").setExitCause("exited").setWallTimeMs(812).setFailureClass("none").setTraceSimilarity(0.8)).build();
         broker.publish("attempt.completed", healedDone);
         broker.publish("attempt.completed", healedDone);
         broker.publish("attempt.completed", event(broken, "done-2").setCompleted(AttemptCompleted.newBuilder()
-                .setExitCause("sandbox-died").setFailureClass("infrastructure").setDetail("bwrap failed")).build());
+                .setExitCause("sandbox-died").setFailureClass("infrastructure").setDetail("bwrap failed").setTraceSimilarity(0.1)).build());
 
         List<Run> seen = changes.get(60, TimeUnit.SECONDS);
         assertTrue(!seen.isEmpty(), "WatchRun streamed no change");
@@ -147,6 +147,7 @@ class BenchRunFlowTest {
         assertEquals(2, last.getAttemptsDone());
         assertEquals(1, last.getProceeded(), "the duplicate completion must not count twice");
         assertEquals(1, last.getPassed());
+        assertEquals(0.8, last.getTraceSimilarity(), 1e-9, "mean TS over the attempts that say something about the agent, counted once");
         for (int i = 1; i < seen.size(); i++) {
             assertTrue(seen.get(i).getAttemptsDone() >= seen.get(i - 1).getAttemptsDone(), seen.toString());
         }
@@ -160,6 +161,7 @@ class BenchRunFlowTest {
         assertEquals("ZeroDivisionError", healedAttempt.getExceptionType());
         assertEquals("none", healedAttempt.getFailureClass());
         assertEquals(812, healedAttempt.getWallTimeMs());
+        assertEquals(0.8, healedAttempt.getTraceSimilarity(), 1e-9);
         assertEquals(List.of("heal point 1, static: clean", "heal point 2, dynamic: blocked (os.remove)"),
                 healedAttempt.getGuardDecisionsList().stream().map(BenchRunFlowTest::summary).toList(),
                 "the duplicate guard decision must be stored once");

@@ -39,7 +39,7 @@ final class AgentSandboxProtoMapper {
 
     static AgentSessionOutcome outcome(Outcome outcome) {
         return new AgentSessionOutcome(outcome.getProceeded(), outcome.getPassed(), outcome.getExitCause(),
-                outcome.getExitCode(), outcome.getWallTimeMs(), outcome.getDetail());
+                outcome.getExitCode(), outcome.getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity());
     }
 
     static ResumeMode resume(HealResume resume) {

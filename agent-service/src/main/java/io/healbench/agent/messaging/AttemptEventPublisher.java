@@ -56,7 +56,8 @@ public class AttemptEventPublisher {
                         .setExitCause(result.exitCause())
                         .setWallTimeMs(result.wallTimeMs())
                         .setFailureClass(result.failureClass().wireName())
-                        .setDetail(result.detail()))
+                        .setDetail(result.detail())
+                        .setTraceSimilarity(result.traceSimilarity()))
                 .build();
         return publish(event, "completed");
     }

@@ -16,10 +16,11 @@ public record AttemptResult(
         long wallTimeMs,
         AttemptFailureClass failureClass,
         String detail,
-        boolean retryable) {
+        boolean retryable,
+        double traceSimilarity) {
 
     public AttemptResult withDetail(String newDetail) {
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
-                exitCause, wallTimeMs, failureClass, newDetail, retryable);
+                exitCause, wallTimeMs, failureClass, newDetail, retryable, traceSimilarity);
     }
 }

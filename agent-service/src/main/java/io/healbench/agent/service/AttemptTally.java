@@ -56,7 +56,8 @@ final class AttemptTally {
         if (outcome.isInfrastructureError()) {
             infrastructureFailed("the sandbox failed to run the program: " + outcome.detail(), false);
         }
-        return result(outcome.proceeded(), outcome.passed(), outcome.exitCause(), outcome.wallTimeMs(), outcome.detail());
+        return result(outcome.proceeded(), outcome.passed(), outcome.exitCause(), outcome.wallTimeMs(), outcome.detail(),
+                outcome.traceSimilarity());
     }
 
     /**
@@ -73,10 +74,11 @@ final class AttemptTally {
 
     /** The attempt ended without an outcome (budget exhausted or sandbox failure). */
     AttemptResult unfinished(String exitCause, long wallTimeMs, String detail) {
-        return result(false, false, exitCause, wallTimeMs, detail);
+        return result(false, false, exitCause, wallTimeMs, detail, 0.0);
     }
 
-    private AttemptResult result(boolean proceeded, boolean passed, String exitCause, long wallTimeMs, String detail) {
+    private AttemptResult result(boolean proceeded, boolean passed, String exitCause, long wallTimeMs, String detail,
+                                 double traceSimilarity) {
         AttemptFailureClass failureClass;
         String why;
         if (infrastructureCause != null) {
@@ -91,6 +93,6 @@ final class AttemptTally {
         }
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected,
                 firstExceptionType, exitCause, wallTimeMs, failureClass, why == null ? "" : why,
-                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable);
+                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable, traceSimilarity);
     }
 }

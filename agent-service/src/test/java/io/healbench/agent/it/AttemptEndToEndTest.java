@@ -46,6 +46,8 @@ class AttemptEndToEndTest {
             assertTrue(completed.getHealsApplied() >= 1, completed.toString());
             assertEquals(completed.getHealPoints() > 0, completed.getHealsApplied() + completed.getHealsRejected() > 0);
             assertTrue(completed.getWallTimeMs() > 0, completed.toString());
+            // The sandbox compared the healed run with the reference run (docs/trace-similarity.md).
+            assertTrue(completed.getTraceSimilarity() > 0.0 && completed.getTraceSimilarity() <= 1.0, completed.toString());
         }
     }
 }

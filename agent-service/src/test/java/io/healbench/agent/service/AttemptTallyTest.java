@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class AttemptTallyTest {
 
-    private static final AgentSessionOutcome PASSED = new AgentSessionOutcome(true, true, "exited", 0, 900, "");
+    private static final AgentSessionOutcome PASSED = new AgentSessionOutcome(true, true, "exited", 0, 900, "", 0.75);
     private static final CrashObservation KEY_ERROR = new CrashObservation(1, "KeyError", "'k'",
             new ObservedStatement("v = d[k]", "assign", List.of("v"), 3), List.of(), true);
     private static final CrashObservation TYPE_ERROR = new CrashObservation(2, "TypeError", "bad",
@@ -35,12 +35,13 @@ class AttemptTallyTest {
         assertEquals(AttemptFailureClass.NONE, result.failureClass());
         assertTrue(result.proceeded() && result.passed());
         assertFalse(result.retryable());
+        assertEquals(0.75, result.traceSimilarity(), "the sandbox's trace similarity is carried to the result");
     }
 
     @Test
     void aSandboxErrorOutcomeIsAnInfrastructureFailure() {
         AttemptTally tally = new AttemptTally();
-        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error", -1, 10, "bwrap: no such file"));
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error", -1, 10, "bwrap: no such file", 0.0));
         assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
         assertTrue(result.detail().contains("bwrap"), result.detail());
         assertFalse(result.retryable());
@@ -51,7 +52,7 @@ class AttemptTallyTest {
         AttemptTally tally = new AttemptTally();
         tally.crashed(KEY_ERROR);
         tally.healApplied();
-        AttemptResult result = tally.finished(new AgentSessionOutcome(true, false, "exited", 1, 10, "AssertionError"));
+        AttemptResult result = tally.finished(new AgentSessionOutcome(true, false, "exited", 1, 10, "AssertionError", 0.5));
         assertEquals(AttemptFailureClass.NONE, result.failureClass());
         assertFalse(result.passed());
     }

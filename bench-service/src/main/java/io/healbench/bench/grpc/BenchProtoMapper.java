@@ -29,6 +29,7 @@ final class BenchProtoMapper {
                 .setProceeded(run.proceeded)
                 .setPassed(run.passed)
                 .setAttemptsFailed(run.attemptsFailed)
+                .setTraceSimilarity(run.meanTraceSimilarity())
                 .setCreateTime(timestamp(run.createTime))
                 .addAllInstanceIds(run.instanceIdList())
                 .build();
@@ -53,7 +54,8 @@ final class BenchProtoMapper {
                     .addAllGuardDecisions(entry.guardDecisions().stream().map(BenchProtoMapper::guardDecision).toList())
                     .setExitCause(nullToEmpty(a.exitCause))
                     .setDetail(nullToEmpty(a.detail))
-                    .setWallTimeMs(a.wallTimeMs));
+                    .setWallTimeMs(a.wallTimeMs)
+                    .setTraceSimilarity(a.traceSimilarity));
         }
         return response.build();
     }

@@ -76,7 +76,7 @@ public class BenchEventConsumer {
                 String failureClass = c.getFailureClass().isEmpty() ? BenchIncomingEvent.Outcome.NONE : c.getFailureClass();
                 outcome = new BenchIncomingEvent.Outcome(c.getProceeded(), c.getPassed(), c.getHealPoints(),
                         c.getHealsApplied(), c.getHealsRejected(), c.getExceptionType(), c.getExitCause(),
-                        c.getWallTimeMs(), failureClass, c.getDetail());
+                        c.getWallTimeMs(), failureClass, c.getDetail(), c.getTraceSimilarity());
             }
             default -> kind = BenchIncomingEvent.Kind.UNKNOWN;
         }

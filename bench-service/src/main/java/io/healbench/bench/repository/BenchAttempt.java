@@ -70,6 +70,10 @@ public class BenchAttempt {
     @Column(name = "wall_time_ms")
     public long wallTimeMs;
 
+    /** Trace similarity with the REFERENCE run (docs/trace-similarity.md); the default lets an existing table gain it. */
+    @Column(name = "trace_similarity", columnDefinition = "double precision default 0 not null")
+    public double traceSimilarity;
+
     @Column(name = "create_time", nullable = false)
     public Instant createTime;
 

@@ -70,11 +70,21 @@ public class BenchRun {
 
     public int passed;
 
+    /** Sum of the trace similarity of the attempts counted in proceeded/passed; the run's TS is its mean. */
+    @Column(name = "trace_similarity_sum", columnDefinition = "double precision default 0 not null")
+    public double traceSimilaritySum;
+
     @Column(name = "create_time", nullable = false)
     public Instant createTime;
 
     @Column(name = "update_time", nullable = false)
     public Instant updateTime;
+
+    /** Mean trace similarity over the attempts that ended without an infrastructure or grader failure; 0 before any. */
+    public double meanTraceSimilarity() {
+        int counted = attemptsDone - attemptsFailed;
+        return counted == 0 ? 0.0 : traceSimilaritySum / counted;
+    }
 
     public List<String> instanceIdList() {
         return instanceIds.isEmpty() ? List.of() : Arrays.asList(instanceIds.split("\n"));

@@ -93,6 +93,7 @@ public class BenchEventIngestor {
                 attempt.failureClass = outcome.failureClass();
                 attempt.detail = outcome.detail();
                 attempt.wallTimeMs = outcome.wallTimeMs();
+                attempt.traceSimilarity = outcome.traceSimilarity();
                 attempt.endTime = event.time();
                 return updateRun(attempt, run -> count(run, attempt), now);
             default:
@@ -107,6 +108,7 @@ public class BenchEventIngestor {
         } else {
             run.proceeded += ended.proceeded ? 1 : 0;
             run.passed += ended.passed ? 1 : 0;
+            run.traceSimilaritySum += ended.traceSimilarity;
         }
         run.state = run.attemptsDone >= run.attemptsTotal ? BenchRun.State.SUCCEEDED : BenchRun.State.RUNNING;
     }

@@ -34,9 +34,12 @@ public record BenchIncomingEvent(
         }
     }
 
-    /** How the attempt ended. {@code failureClass} is none, infrastructure, agent or grader. */
+    /**
+     * How the attempt ended. {@code failureClass} is none, infrastructure, agent or grader; {@code traceSimilarity}
+     * is the healed run's trace similarity with the REFERENCE run (docs/trace-similarity.md).
+     */
     public record Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
-            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail) {
+            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail, double traceSimilarity) {
 
         public static final String NONE = "none";
         public static final String INFRASTRUCTURE = "infrastructure";
