@@ -1,8 +1,9 @@
 """Would the program itself catch this exception? If so, healrt must leave it alone.
 
-The stack is walked from the crashing frame outward, up to and including the first frame of the
-target test file (pytest/unittest machinery above it catches everything and is ignored). Each
-frame is asked what its enclosing constructs do with the exception:
+The stack is walked from the crashing frame outward, up to and including the outermost frame of
+the target test file (the test itself; helpers it calls may be defined in the same file;
+pytest/unittest machinery further out catches everything and is ignored). Each frame is asked
+what its enclosing constructs do with the exception:
 - an instrumented project frame executing a wrapped statement: the site's static guards
   (enclosing `try` bodies with except clauses, innermost first, and `with` blocks);
 - any other frame (tests, libraries, and project frames suspended outside a wrapped statement,
@@ -11,29 +12,37 @@ frame is asked what its enclosing constructs do with the exception:
 A `finally` without except clauses never catches: the exception continues after it.
 
 A `with` block catches if its context manager suppresses. `contextlib.suppress(...)` is decided
-from its exception types; a manager whose `__exit__` only returns None/False constants, or is
-implemented in C, does not suppress; a `@contextmanager` generator without except clauses (or
-nested `with`) does not; anything else (an `__exit__` that may return true, a factory function,
-an expression we do not evaluate) is *undecided*, as is an except clause whose type cannot be
-evaluated without running code.
+from its exception types; test frameworks' managers that expect an exception (assertRaises,
+assertRaisesRegex, pytest.raises, in either form) from their expected types and message pattern
+(expecting.py); a manager whose `__exit__` only returns None/False constants, or is implemented
+in C, does not suppress; a `@contextmanager` generator without except clauses (or nested `with`)
+does not; anything else (an `__exit__` that may return true, a factory function, an expression
+we do not evaluate) is *undecided*, as is an except clause whose type cannot be evaluated
+without running code.
 
 Policy for the undecided (recorded as `catch_undecided` events with the decision taken):
 - `deferred`: some instrumented frame further out is executing a wrapped statement. Leave the
   exception alone; if the construct does not catch it after all, the exception reaches that
   frame's handler and is decided again there, the construct's answer now being known. The
   program's semantics are never changed and the crash is not lost.
-- `assumed_caught`: the undecided construct is in the target test itself (pytest.raises,
-  assertRaises and their kin expect the exception).
+- `assumed_caught`: the undecided construct is in the target test file (a test's own
+  managers and helpers that expect an exception, like assertRaises, are meant to catch it).
 - `intercepted`: otherwise nothing outward could intercept it later, so healrt pauses; the
   controller sees the events, and `reraise` restores the program's own behaviour exactly.
 
 Expressions are resolved without running program code: names, attributes looked up statically
-(no properties or `__getattr__`), tuples, and calls only to identify the manager's type.
+(no properties or `__getattr__`), tuples, constants, and calls only to identify the manager's
+type (and the arguments of suppress, assertRaises and pytest.raises).
+
+Everything derived from a code object alone (exception table, handler structure, with-block
+positions in the source) is computed once per code object (percode.py): libraries raise and
+catch thousands of exceptions per run, each walking the same few frames.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import contextlib
 import dataclasses
@@ -47,6 +56,8 @@ import threading
 import types
 from typing import Any
 
+from . import expecting
+from .percode import per_code
 from .sites import Site, SiteTable
 
 _NEVER_NAMES = ("KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration",
@@ -77,9 +88,13 @@ class _Unresolvable(Exception):
 
 
 def never_intercepted(exc: BaseException) -> bool:
-    if isinstance(exc, _NEVER_TYPES):
-        return True
-    return any(cls.__module__.startswith(_NEVER_MODULE_PREFIXES) for cls in type(exc).__mro__)
+    return isinstance(exc, _NEVER_TYPES) or _framework_exception(type(exc))
+
+
+@functools.lru_cache(maxsize=1024)
+def _framework_exception(exc_type: type) -> bool:
+    """Asked for every exception in project code; types hash by identity, so caching is cheap."""
+    return any(cls.__module__.startswith(_NEVER_MODULE_PREFIXES) for cls in exc_type.__mro__)
 
 
 def would_be_caught(
@@ -105,9 +120,20 @@ def would_be_caught(
         if is_test_frame:
             if state == UNDECIDED:
                 return Verdict(True, "assumed_caught", undecided)
-            break
+            if not _test_file_further_out(current.f_back, target_file):
+                break
         current = current.f_back
     return Verdict(False, "intercepted" if undecided else NOT_CAUGHT, undecided)
+
+
+def _test_file_further_out(frame: types.FrameType | None, target_file: str) -> bool:
+    """Whether a frame further out runs test-file code: the frame left was a helper of the test
+    (`self.newconfig()`), and the test that called it may still catch the exception."""
+    while frame is not None:
+        if same_file(frame.f_code.co_filename, target_file):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -141,10 +167,27 @@ def _parse_expression(source: str) -> ast.expr:
     return ast.parse(source, "<healrt-guard>", "eval").body
 
 
+@per_code
+def _local_names(code: types.CodeType) -> frozenset[str] | None:
+    """A function's local variable names; None for module and class bodies (their locals are a dict).
+
+    Up to 3.12 reading a function frame's f_locals copies every local into a dict: skipped for
+    names that cannot be local (`except KeyError`, `contextlib.suppress`).
+    """
+    if not code.co_flags & inspect.CO_OPTIMIZED:
+        return None
+    return frozenset(code.co_varnames + code.co_cellvars + code.co_freevars)
+
+
 def _resolve(node: ast.expr, frame: types.FrameType) -> Any:
     """The value of a name/attribute/tuple expression in the frame, without running program code."""
     if isinstance(node, ast.Name):
-        for namespace in (frame.f_locals, frame.f_globals, vars(builtins)):
+        local_names = _local_names(frame.f_code)
+        if local_names is None or node.id in local_names:
+            local_values = frame.f_locals
+            if node.id in local_values:
+                return local_values[node.id]
+        for namespace in (frame.f_globals, vars(builtins)):
             if node.id in namespace:
                 return namespace[node.id]
         raise _Unresolvable(f"name {node.id!r} is not bound")
@@ -161,6 +204,8 @@ def _resolve(node: ast.expr, frame: types.FrameType) -> Any:
         return value
     if isinstance(node, ast.Tuple):
         return tuple(_resolve(element, frame) for element in node.elts)
+    if isinstance(node, ast.Constant):
+        return node.value  # a message pattern given to assertRaisesRegex / pytest.raises
     raise _Unresolvable(f"expression {ast.unparse(node)!r} is not evaluated")
 
 
@@ -192,34 +237,60 @@ def _except_clause(exc: BaseException, handler: str | None, frame: types.FrameTy
 # ---------------------------------------------------------------- context managers
 
 def _with_item(exc: BaseException, expression: ast.expr, frame: types.FrameType) -> tuple[str, list[str]]:
-    text = ast.unparse(expression)
     try:
         if isinstance(expression, ast.Call):
             callee = _resolve(expression.func, frame)
-            if _is_suppress(callee):
-                if any(isinstance(arg, ast.Starred) for arg in expression.args) or expression.keywords:
-                    return UNDECIDED, [f"with {text}: arguments not evaluated"]
-                suppressed = tuple(_resolve(arg, frame) for arg in expression.args)
-                return (CAUGHT if any(_matches(exc, t) for t in suppressed) else NOT_CAUGHT), []
+            if _is_suppress(callee) or expecting.is_factory(callee):
+                if any(isinstance(arg, ast.Starred) for arg in expression.args) or any(
+                        keyword.arg is None for keyword in expression.keywords):
+                    return UNDECIDED, [f"with {_text(expression)}: arguments not evaluated"]
+                args = tuple(_resolve(arg, frame) for arg in expression.args)
+                keywords = {keyword.arg: _resolve(keyword.value, frame) for keyword in expression.keywords
+                            if keyword.arg is not None}
+                if _is_suppress(callee):
+                    if keywords:
+                        return UNDECIDED, [f"with {_text(expression)}: arguments not evaluated"]
+                    return (CAUGHT if any(_matches(exc, t) for t in args) else NOT_CAUGHT), []
+                return _expected(exc, expecting.of_call(callee, args, keywords), expression)
             if any(callee is factory for factory in _NON_SUPPRESSING_FACTORIES):
                 return NOT_CAUGHT, []
             if isinstance(callee, type):
-                return _manager_type(callee, text)
+                return _manager_type(callee, expression)
             code = getattr(callee, "__code__", None)
             wrapped = getattr(callee, "__wrapped__", None)
             if code in _CONTEXTMANAGER_HELPERS and isinstance(getattr(wrapped, "__code__", None), types.CodeType):
-                return _generator_manager(wrapped.__code__, text)
-            return UNDECIDED, [f"with {text}: the manager's type is not known before the call"]
+                return _generator_manager(wrapped.__code__, expression)
+            return UNDECIDED, [f"with {_text(expression)}: the manager's type is not known before the call"]
         manager = _resolve(expression, frame)
     except _Unresolvable as why:
-        return UNDECIDED, [f"with {text}: {why}"]
+        return UNDECIDED, [f"with {_text(expression)}: {why}"]
     if _is_suppress(type(manager)):
         suppressed = getattr(manager, "_exceptions", ())
         return (CAUGHT if any(_matches(exc, t) for t in suppressed) else NOT_CAUGHT), []
+    expectation = expecting.of_manager(manager)
+    if expectation is not None:
+        return _expected(exc, expectation, expression)
     generator = getattr(manager, "gen", None)
     if isinstance(manager, contextlib._GeneratorContextManager) and generator is not None:
-        return _generator_manager(generator.gi_code, text)
-    return _manager_type(type(manager), text)
+        return _generator_manager(generator.gi_code, expression)
+    return _manager_type(type(manager), expression)
+
+
+def _expected(exc: BaseException, expectation: expecting.Expectation | None,
+              expression: ast.expr) -> tuple[str, list[str]]:
+    """A test framework's manager expecting an exception (assertRaises, pytest.raises)."""
+    if expectation is None:
+        return UNDECIDED, [f"with {_text(expression)}: arguments not understood"]
+    caught, why = expecting.catches(exc, expectation)
+    if caught is None:
+        return UNDECIDED, [f"with {_text(expression)}: {why}"]
+    return (CAUGHT if caught else NOT_CAUGHT), []
+
+
+@functools.lru_cache(maxsize=1024)
+def _text(expression: ast.expr) -> str:
+    """Source text for reasons only (nodes are cached by the parsers, so identity keys work)."""
+    return ast.unparse(expression)
 
 
 def _is_suppress(callee: Any) -> bool:
@@ -227,7 +298,7 @@ def _is_suppress(callee: Any) -> bool:
     return isinstance(callee, type) and callee.__module__ == "contextlib" and callee.__qualname__ == "suppress"
 
 
-def _manager_type(cls: type, text: str) -> tuple[str, list[str]]:
+def _manager_type(cls: type, expression: ast.expr) -> tuple[str, list[str]]:
     for name in ("__exit__", "__aexit__"):
         exit_method = next((klass.__dict__[name] for klass in cls.__mro__ if name in klass.__dict__), None)
         if exit_method is None:
@@ -237,11 +308,11 @@ def _manager_type(cls: type, text: str) -> tuple[str, list[str]]:
             return NOT_CAUGHT, []  # implemented in C: locks, files, sockets, ... never suppress
         if _returns_only_falsy_constants(function.__code__):
             return NOT_CAUGHT, []
-        return UNDECIDED, [f"with {text}: {cls.__qualname__}.{name} may return true"]
-    return UNDECIDED, [f"with {text}: {cls.__qualname__} has no __exit__"]
+        return UNDECIDED, [f"with {_text(expression)}: {cls.__qualname__}.{name} may return true"]
+    return UNDECIDED, [f"with {_text(expression)}: {cls.__qualname__} has no __exit__"]
 
 
-@functools.lru_cache(maxsize=1024)
+@per_code
 def _returns_only_falsy_constants(code: types.CodeType) -> bool:
     previous: dis.Instruction | None = None
     for ins in dis.get_instructions(code):
@@ -254,13 +325,13 @@ def _returns_only_falsy_constants(code: types.CodeType) -> bool:
     return True
 
 
-def _generator_manager(code: types.CodeType, text: str) -> tuple[str, list[str]]:
+def _generator_manager(code: types.CodeType, expression: ast.expr) -> tuple[str, list[str]]:
     if _generator_may_swallow(code):
-        return UNDECIDED, [f"with {text}: the @contextmanager generator may catch the exception"]
+        return UNDECIDED, [f"with {_text(expression)}: the @contextmanager generator may catch the exception"]
     return NOT_CAUGHT, []
 
 
-@functools.lru_cache(maxsize=1024)
+@per_code
 def _generator_may_swallow(code: types.CodeType) -> bool:
     """An except clause (typed or bare) or a nested with could stop the exception thrown at `yield`.
 
@@ -281,7 +352,7 @@ def _generator_may_swallow(code: types.CodeType) -> bool:
 
 
 def _function_node(code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    for node in _file_nodes(code.co_filename):
+    for node in _code_nodes(code):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name:
             first_line = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
             if first_line == code.co_firstlineno:
@@ -289,9 +360,33 @@ def _function_node(code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionD
     return None
 
 
-@functools.lru_cache(maxsize=256)
+def _code_nodes(code: types.CodeType) -> tuple[ast.AST, ...]:
+    """Every node of the source of a code object's definition, at its place in the file.
+
+    Only its own lines are parsed (a test method, not the whole test file: a test file can have
+    thousands of lines), padded so that line numbers and columns are the file's; indented code is
+    parsed as the body of an `if 1:` on the line above. The whole file when that fails. Not
+    cached: callers cache what they derive (syntax trees are many objects for the GC to scan).
+    """
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    last = max((end for _, end, _, _ in code.co_positions() if end is not None), default=first)
+    if code.co_name != "<module>" and 1 <= first <= last <= len(lines):
+        head = lines[first - 1]
+        if head[:1] in (" ", "\t"):
+            prefix = "\n" * (first - 2) + "if 1:\n" if first >= 2 else None
+        else:
+            prefix = "\n" * (first - 1)
+        if prefix is not None:
+            try:
+                return tuple(ast.walk(ast.parse(prefix + "".join(lines[first - 1:last]), code.co_filename)))
+            except (SyntaxError, ValueError):
+                pass  # e.g. the slice ends inside a construct whose end has no instruction
+    return _file_nodes(code.co_filename)
+
+
 def _file_nodes(filename: str) -> tuple[ast.AST, ...]:
-    """Every node of a source file (parsed once: only exceptions in project frames get here)."""
+    """Every node of a source file."""
     try:
         return tuple(ast.walk(ast.parse("".join(linecache.getlines(filename)), filename)))
     except (SyntaxError, ValueError):
@@ -300,107 +395,165 @@ def _file_nodes(filename: str) -> tuple[ast.AST, ...]:
 
 # ---------------------------------------------------------------- exception tables
 
+# What a handler does with an exception: (verdict, offset of the re-raise the exception reaches if
+# not caught there, undecided reasons).
+_Outcome = tuple[str, int | None, tuple[str, ...]]
+# An instruction replayed to evaluate an except clause's type: (opname, argval, arg).
+_Load = tuple[str, Any, int | None]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Clause:
+    loads: tuple[_Load, ...]  # push the except clause's type
+    matched: _Outcome  # when the type matches
+
+
+@dataclasses.dataclass(frozen=True)
+class _Handler:
+    """The handler at an exception-table target, as far as the bytecode alone decides it.
+
+    The except clauses are tried in order (their types are only known in the frame); a with
+    block's managers (found in the source at `with_at`, the WITH_EXCEPT_START's line and column)
+    are asked next; `outcome` holds when neither decided otherwise.
+    """
+
+    outcome: _Outcome
+    clauses: tuple[_Clause, ...] = ()
+    with_at: tuple[int, int | None] | None = None
+
+
+class _CodeFacts:
+    """A code object's exception table and the plans of its handlers, made when first needed.
+
+    The decoded instructions are dropped once the plans are made: kept for every code object
+    walked, they would be tens of thousands of objects for the garbage collector to scan.
+    """
+
+    def __init__(self, code: types.CodeType) -> None:
+        self.entries = dis._parse_exception_table(code)  # type: ignore[attr-defined]
+        self.starts = [entry.start for entry in self.entries]
+        self.handlers: dict[int, _Handler] | None = None  # by target offset
+
+    def handler_at(self, code: types.CodeType, offset: int) -> _Handler | None:
+        """The handler covering the instruction at `offset` (the table's ranges are sorted, disjoint)."""
+        position = bisect.bisect_right(self.starts, offset) - 1
+        if position < 0 or offset >= self.entries[position].end:
+            return None
+        if self.handlers is None:
+            self.handlers = _plan_handlers(code, {entry.target for entry in self.entries})
+        return self.handlers.get(self.entries[position].target)
+
+
+@per_code
+def _code_facts(code: types.CodeType) -> _CodeFacts:
+    """Library code raises and catches a lot: each code object is decoded once."""
+    return _CodeFacts(code)
+
+
 def _caught_by_exception_table(exc: BaseException, frame: types.FrameType) -> tuple[str, list[str]]:
     try:
-        entries, instructions, by_offset = _code_tables(frame.f_code)
-    except Exception:
-        return UNDECIDED, ["exception table unavailable"]
-    reasons: list[str] = []
-    offset = frame.f_lasti
-    for _ in range(_MAX_HANDLER_HOPS):
-        entry = next((e for e in entries if e.start <= offset < e.end), None)
-        if entry is None or entry.target not in by_offset:
-            break
-        state, reraise_at, found = _classify_handler(exc, frame, instructions, by_offset, by_offset[entry.target])
-        reasons.extend(found)
-        if state == CAUGHT:
-            return CAUGHT, reasons
-        if reraise_at is None:
-            reasons.append("handler flow not understood")
-            break
-        offset = reraise_at
+        facts = _code_facts(frame.f_code)
+        reasons: list[str] = []
+        offset = frame.f_lasti
+        for _ in range(_MAX_HANDLER_HOPS):
+            handler = facts.handler_at(frame.f_code, offset)
+            if handler is None:
+                break
+            state, reraise_at, found = _run_handler(exc, frame, handler)
+            reasons.extend(found)
+            if state == CAUGHT:
+                return CAUGHT, reasons
+            if reraise_at is None:
+                reasons.append("handler flow not understood")
+                break
+            offset = reraise_at
+    except Exception as error:  # healrt must never replace the program's exception with its own
+        return UNDECIDED, [f"exception table not understood: {type(error).__name__}: {error}"]
     return (UNDECIDED if reasons else NOT_CAUGHT), reasons
 
 
-@functools.lru_cache(maxsize=1024)
-def _code_tables(code: types.CodeType) -> tuple[list[Any], list[dis.Instruction], dict[int, int]]:
-    """Decoded exception table and instructions, cached: library code raises and catches a lot."""
-    entries = dis._parse_exception_table(code)  # type: ignore[attr-defined]
-    instructions = list(dis.get_instructions(code)) if entries else []
-    return entries, instructions, {ins.offset: index for index, ins in enumerate(instructions)}
+def _run_handler(exc: BaseException, frame: types.FrameType, handler: _Handler) -> _Outcome:
+    for clause in handler.clauses:
+        handler_type = _replay_loads(clause.loads, frame)
+        if handler_type is _UNKNOWN:
+            return UNDECIDED, None, ("except clause type not evaluable",)
+        if _matches(exc, handler_type):
+            return clause.matched
+    if handler.with_at is not None:
+        items = _with_index(frame.f_code).get(handler.with_at)
+        if not items:
+            return UNDECIDED, handler.outcome[1], ("with block not found in the source",)
+        state, reasons = _combine([_with_item(exc, item, frame) for item in items])
+        return state, handler.outcome[1], tuple(reasons)
+    return handler.outcome
 
 
-def _classify_handler(
-    exc: BaseException, frame: types.FrameType, instructions: list[dis.Instruction], by_offset: dict[int, int],
-    start: int,
-) -> tuple[str, int | None, list[str]]:
-    """(verdict, offset of the re-raise the exception reaches if not caught here, undecided reasons)."""
+def _plan_handlers(code: types.CodeType, targets: set[int]) -> dict[int, _Handler]:
+    instructions = list(dis.get_instructions(code))
+    by_offset = {ins.offset: index for index, ins in enumerate(instructions)}
+    plans: dict[int, _Handler] = {}
+    for target in targets & by_offset.keys():
+        try:
+            plans[target] = _plan_handler(instructions, by_offset, by_offset[target])
+        except IndexError:
+            plans[target] = _Handler((UNDECIDED, None, ("handler flow not understood",)))
+    return plans
+
+
+def _plan_handler(instructions: list[dis.Instruction], by_offset: dict[int, int], start: int) -> _Handler:
     first_reraise = next((ins.offset for ins in instructions[start:] if ins.opname == "RERAISE"), None)
     if instructions[start].opname != "PUSH_EXC_INFO":
-        return NOT_CAUGHT, first_reraise, []  # a cleanup handler: it re-raises
+        return _Handler((NOT_CAUGHT, first_reraise, ()))  # a cleanup handler: it re-raises
     if instructions[start + 1].opname == "POP_TOP":
-        return _handler_exit(instructions, by_offset, start + 2)  # bare `except:`
+        return _Handler(_handler_exit(instructions, by_offset, start + 2))  # bare `except:`
     kind = next((ins for ins in instructions[start + 1:]
                  if ins.opname in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH", "WITH_EXCEPT_START", "RERAISE")), None)
     if kind is not None and kind.opname == "WITH_EXCEPT_START":
-        state, reasons = _with_at(exc, frame, kind)
-        return state, first_reraise, reasons
+        # Up to 3.12 the position spans the whole with statement; from 3.13 it is the item's expression.
+        position = kind.positions
+        if position is None or position.lineno is None:
+            return _Handler((UNDECIDED, first_reraise, ("with block without source position",)))
+        return _Handler((NOT_CAUGHT, first_reraise, ()), with_at=(position.lineno, position.col_offset))
     if kind is None or kind.opname != "CHECK_EXC_MATCH":
-        return NOT_CAUGHT, first_reraise, []  # `finally` (or except*): runs, then re-raises
+        return _Handler((NOT_CAUGHT, first_reraise, ()))  # `finally` (or except*): runs, then re-raises
+    clauses: list[_Clause] = []
     index = start + 1
     for _ in range(_MAX_HANDLER_HOPS):
-        loads: list[dis.Instruction] = []
+        loads: list[_Load] = []
         while instructions[index].opname != "CHECK_EXC_MATCH":
             if instructions[index].opname == "RERAISE":
-                return NOT_CAUGHT, instructions[index].offset, []  # no clause matched
-            loads.append(instructions[index])
+                return _Handler((NOT_CAUGHT, instructions[index].offset, ()), tuple(clauses))  # no clause matched
+            loads.append((instructions[index].opname, instructions[index].argval, instructions[index].arg))
             index += 1
-        handler_type = _replay_loads(loads, frame)
-        if handler_type is _UNKNOWN:
-            return UNDECIDED, None, ["except clause type not evaluable"]
-        if _matches(exc, handler_type):
-            return _handler_exit(instructions, by_offset, index + 1)
+        clauses.append(_Clause(tuple(loads), _handler_exit(instructions, by_offset, index + 1)))
         jump = instructions[index + 1]
         if "JUMP" not in jump.opname or jump.argval not in by_offset:
-            return UNDECIDED, None, ["except clause chain not understood"]
+            return _Handler((UNDECIDED, None, ("except clause chain not understood",)), tuple(clauses))
         index = by_offset[jump.argval]
-    return UNDECIDED, None, ["except clause chain too long"]
+    return _Handler((UNDECIDED, None, ("except clause chain too long",)), tuple(clauses))
 
 
-def _with_at(exc: BaseException, frame: types.FrameType, ins: dis.Instruction) -> tuple[str, list[str]]:
-    """The with statement a WITH_EXCEPT_START belongs to, found in the source by its position.
+@per_code
+def _with_index(code: types.CodeType) -> dict[tuple[int, int | None], tuple[ast.expr, ...]]:
+    """(line, column) of every with item's expression -> that item; of every with statement -> its items.
 
-    Up to 3.12 the position spans the whole statement; from 3.13 it is the item's expression.
+    The rest of the syntax tree is dropped.
     """
-    position = ins.positions
-    if position is None or position.lineno is None:
-        return UNDECIDED, ["with block without source position"]
-    items = _with_items(frame.f_code.co_filename, position.lineno, position.col_offset)
-    if not items:
-        return UNDECIDED, ["with block not found in the source"]
-    return _combine([_with_item(exc, item, frame) for item in items])
-
-
-def _with_items(filename: str, line: int, col: int | None) -> list[ast.expr]:
-    for node in _file_nodes(filename):
-        if not isinstance(node, (ast.With, ast.AsyncWith)):
-            continue
-        item_at = [item.context_expr for item in node.items
-                   if (item.context_expr.lineno, item.context_expr.col_offset) == (line, col)]
-        if item_at:
-            return item_at
-        if (node.lineno, node.col_offset) == (line, col):
-            return [item.context_expr for item in node.items]
-    return []
+    statements = [node for node in _code_nodes(code) if isinstance(node, (ast.With, ast.AsyncWith))]
+    index: dict[tuple[int, int | None], tuple[ast.expr, ...]] = {}
+    for node in statements:
+        for item in node.items:
+            index.setdefault((item.context_expr.lineno, item.context_expr.col_offset), (item.context_expr,))
+    for node in statements:
+        index.setdefault((node.lineno, node.col_offset), tuple(item.context_expr for item in node.items))
+    return index
 
 
 _UNCONDITIONAL_JUMPS = frozenset(
     {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP", "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT"})
 
 
-def _handler_exit(
-    instructions: list[dis.Instruction], by_offset: dict[int, int], index: int
-) -> tuple[str, int | None, list[str]]:
+def _handler_exit(instructions: list[dis.Instruction], by_offset: dict[int, int], index: int) -> _Outcome:
     """A matched clause catches unless it re-raises (`except: cleanup(); raise`) before leaving.
 
     The fall-through path is followed (unconditional jumps taken, conditional ones not; nested
@@ -412,43 +565,41 @@ def _handler_exit(
         visited.add(index)
         ins = instructions[index]
         if ins.opname == "POP_EXCEPT":
-            return CAUGHT, None, []
+            return CAUGHT, None, ()
         if ins.opname == "RERAISE" or (ins.opname == "RAISE_VARARGS" and ins.arg == 0):
-            return NOT_CAUGHT, ins.offset, []
+            return NOT_CAUGHT, ins.offset, ()
         if ins.opname in _UNCONDITIONAL_JUMPS and ins.argval in by_offset:
             index = by_offset[ins.argval]
         else:
             index += 1
-    return UNDECIDED, None, ["except clause end not found"]
+    return UNDECIDED, None, ("except clause end not found",)
 
 
 _UNKNOWN = object()
 
 
-def _replay_loads(loads: list[dis.Instruction], frame: types.FrameType) -> Any:
+def _replay_loads(loads: tuple[_Load, ...], frame: types.FrameType) -> Any:
     """Re-evaluate the simple load sequence an except clause uses to push its type."""
     stack: list[Any] = []
-    local_values = frame.f_locals
     try:
-        for ins in loads:
-            name = ins.argval
-            if ins.opname in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLASSDEREF"):
-                stack.append(local_values[name])
-            elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                if name in local_values and ins.opname == "LOAD_NAME":
-                    stack.append(local_values[name])
+        for opname, name, arg in loads:
+            if opname in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLASSDEREF"):
+                stack.append(frame.f_locals[name])  # read only here: see _local_names
+            elif opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                if opname == "LOAD_NAME" and name in frame.f_locals:
+                    stack.append(frame.f_locals[name])
                 elif name in frame.f_globals:
                     stack.append(frame.f_globals[name])
                 else:
                     stack.append(getattr(builtins, name))
-            elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+            elif opname in ("LOAD_ATTR", "LOAD_METHOD"):
                 stack.append(getattr(stack.pop(), name))
-            elif ins.opname == "BUILD_TUPLE":
-                count = ins.arg or 0
+            elif opname == "BUILD_TUPLE":
+                count = arg or 0
                 values = tuple(stack[len(stack) - count:]) if count else ()
                 del stack[len(stack) - count:]
                 stack.append(values)
-            elif ins.opname == "PUSH_NULL":
+            elif opname == "PUSH_NULL":
                 continue
             else:
                 return _UNKNOWN

@@ -9,8 +9,9 @@ rest of the block whenever an exception leaves the block (propagated, or `return
 from __future__ import annotations
 
 import dataclasses
-import functools
 import types
+
+from .percode import per_code
 
 # Bumped whenever the rewritten code for the same source and selection changes shape.
 REWRITE_FORMAT = 2
@@ -137,7 +138,7 @@ class SiteTable:
         return None
 
 
-@functools.lru_cache(maxsize=1024)
+@per_code
 def _positions(code: types.CodeType) -> list[tuple[int | None, int | None, int | None, int | None]]:
     """Per-instruction source positions, cached: a library raising and catching often asks again."""
     return list(code.co_positions())
