@@ -10,6 +10,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import com.google.rpc.Code;
+import io.grpc.StatusRuntimeException;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
@@ -30,8 +31,6 @@ import io.healbench.proto.sandbox.v1.Variant;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +40,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A real session over gRPC: real CPython 3.11.7 under the real healrt, heals gated by the real guard-service. */
 @QuarkusTest
@@ -169,16 +167,18 @@ class SandboxSessionGrpcTest {
     }
 
     @Test
-    void healOutsideHealCoreIsRejectedAndNeverRuns(@TempDir Path tmp) throws Exception {
-        Path execCanary = tmp.resolve("exec-canary");
-        Path importCanary = tmp.resolve("import-canary");
-        Path lambdaCanary = tmp.resolve("lambda-canary");
-        Path controlCanary = tmp.resolve("control-canary");
+    void healOutsideHealCoreIsRejectedAndNeverRuns() throws Exception {
+        // Canaries go to the workspace's sources (relative to the process's working directory, the workspace): the one
+        // place the isolated process can write and ReadFile can see.
+        String execCanary = "exec-canary.txt";
+        String importCanary = "import-canary.txt";
+        String lambdaCanary = "lambda-canary.txt";
+        String controlCanary = "control-canary.txt";
         // Each forbidden heal would create its canary if it ran; the construct named is what the gate must refuse.
         Map<String, String> forbidden = new LinkedHashMap<>();
-        forbidden.put("exec", "exec(\"import pathlib; pathlib.Path(r'" + execCanary + "').touch()\")\n" + CORRECT_HEAL);
-        forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', r'" + importCanary + "'])\n" + CORRECT_HEAL);
-        forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).touch()\ntouch(r'" + lambdaCanary + "')\n" + CORRECT_HEAL);
+        forbidden.put("exec", "exec(\"import pathlib; pathlib.Path('src/" + execCanary + "').write_text('ran')\")\n" + CORRECT_HEAL);
+        forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', 'src/" + importCanary + "'])\n" + CORRECT_HEAL);
+        forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).write_text('ran')\ntouch('src/" + lambdaCanary + "')\n" + CORRECT_HEAL);
         String attempt = "attempt-" + UUID.randomUUID();
         Session session = create(attempt);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
@@ -194,8 +194,8 @@ class SandboxSessionGrpcTest {
                 assertEquals("gate", rejected.getGuardDecisions(0).getStage());
                 assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
             }
-            for (Path canary : List.of(execCanary, importCanary, lambdaCanary)) {
-                assertFalse(Files.exists(canary), "a rejected heal must never run: " + canary);
+            for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
+                assertFalse(inSources(session, canary), "a rejected heal must never run: " + canary);
             }
 
             // Still paused at the same crash: the runtime never saw the rejected code.
@@ -203,20 +203,31 @@ class SandboxSessionGrpcTest {
             assertEquals("1.0", stillPaused.getValueRepr());
 
             // Control: the same effect without the forbidden constructs passes the gate and really runs.
-            HealResult control = heal(session, "import pathlib\npathlib.Path(r'" + controlCanary + "').touch()\n" + CORRECT_HEAL);
+            HealResult control = heal(session, "import pathlib\npathlib.Path('src/" + controlCanary + "').write_text('ran')\n" + CORRECT_HEAL);
             assertTrue(control.getApplied(), control.toString());
-            assertTrue(Files.exists(controlCanary), "the control heal runs, so the canary method works");
+            assertTrue(inSources(session, controlCanary), "the control heal runs, so the canary method works");
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
             assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heals: " + outcome);
             assertEquals(1, outcome.getHealsApplied());
             assertTrue(outcome.getProceeded(), outcome.toString());
-            for (Path canary : List.of(execCanary, importCanary, lambdaCanary)) {
-                assertFalse(Files.exists(canary), canary.toString());
+            for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
+                assertFalse(inSources(session, canary), canary);
             }
         }
         AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict().equals("rejected"));
         assertEquals("gate", decision.getGuardDecision().getStage());
+    }
+
+    /** Whether the session's sources hold {@code name}, as ReadFile sees them. */
+    private boolean inSources(Session session, String name) {
+        try {
+            sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath(name).build());
+            return true;
+        } catch (StatusRuntimeException e) {
+            assertEquals(io.grpc.Status.Code.NOT_FOUND, e.getStatus().getCode(), e.toString());
+            return false;
+        }
     }
 
     private boolean waitCompleted(SessionEvents watch) {

@@ -54,4 +54,11 @@ public interface SandboxConfig {
     /** Cap on heal points of one execution, passed to the runtime. */
     @WithDefault("10")
     int maxHealPoints();
+
+    /** Where recorded REFERENCE runs are cached; default {@code ${healbench.home}/.cache/reference}. */
+    Optional<Path> referenceCache();
+
+    /** REFERENCE runs recorded at once; they are outside {@link #maxSessions()}, so this bounds them. */
+    @WithDefault("1")
+    int referenceConcurrency();
 }

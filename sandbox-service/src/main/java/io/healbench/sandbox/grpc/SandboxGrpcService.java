@@ -2,33 +2,53 @@ package io.healbench.sandbox.grpc;
 
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
+import io.healbench.proto.sandbox.v1.GetReferenceRunRequest;
 import io.healbench.proto.sandbox.v1.HealRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
+import io.healbench.proto.sandbox.v1.ListFilesRequest;
+import io.healbench.proto.sandbox.v1.ListFilesResponse;
 import io.healbench.proto.sandbox.v1.ProbeRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
+import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ReraiseRequest;
 import io.healbench.proto.sandbox.v1.SandboxService;
+import io.healbench.proto.sandbox.v1.SearchCodeRequest;
+import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
 import io.healbench.sandbox.service.session.CreateSessionCommand;
+import io.healbench.sandbox.service.reference.ReferenceRuns;
 import io.healbench.sandbox.service.session.SandboxSessions;
+import io.healbench.sandbox.service.workspace.CodeQuery;
+import io.healbench.sandbox.service.workspace.CodeSearch;
+import io.healbench.sandbox.service.workspace.WorkspaceFiles;
+import io.healbench.sandbox.service.workspace.WorkspaceListing;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.util.function.Supplier;
 
-/** gRPC adapter of {@link SandboxSessions}: maps messages and errors, nothing else. */
+/** gRPC adapter of the sandbox's sessions, repository view and reference runs: maps messages and errors, nothing else. */
 @GrpcService
 public class SandboxGrpcService implements SandboxService {
 
     private final SandboxSessions sessions;
+    private final WorkspaceFiles files;
+    private final WorkspaceListing listing;
+    private final CodeSearch search;
+    private final ReferenceRuns references;
 
-    public SandboxGrpcService(SandboxSessions sessions) {
+    public SandboxGrpcService(SandboxSessions sessions, WorkspaceFiles files, WorkspaceListing listing, CodeSearch search,
+                              ReferenceRuns references) {
         this.sessions = sessions;
+        this.files = files;
+        this.listing = listing;
+        this.search = search;
+        this.references = references;
     }
 
     @Override
@@ -68,7 +88,29 @@ public class SandboxGrpcService implements SandboxService {
     @Override
     @Blocking
     public Uni<ReadFileResponse> readFile(ReadFileRequest request) {
-        return call(() -> SandboxProtoMapper.file(sessions.readFile(request.getName(), request.getPath(), request.getStartLine(), request.getEndLine())));
+        return call(() -> SandboxProtoMapper.file(files.read(sessions.workspace(request.getName()), request.getPath(),
+                request.getStartLine(), request.getEndLine())));
+    }
+
+    @Override
+    @Blocking
+    public Uni<ListFilesResponse> listFiles(ListFilesRequest request) {
+        return call(() -> SandboxProtoMapper.listing(listing.list(sessions.workspace(request.getName()), request.getDirectory(),
+                request.getGlob(), request.getRecursive(), request.getPageSize(), request.getPageToken())));
+    }
+
+    @Override
+    @Blocking
+    public Uni<SearchCodeResponse> searchCode(SearchCodeRequest request) {
+        CodeQuery query = new CodeQuery(request.getQuery(), request.getRegex(), request.getCaseSensitive(), request.getPathGlob(),
+                request.getMaxResults(), request.getPageToken());
+        return call(() -> SandboxProtoMapper.search(search.search(sessions.workspace(request.getName()), query)));
+    }
+
+    @Override
+    @Blocking
+    public Uni<ReferenceRun> getReferenceRun(GetReferenceRunRequest request) {
+        return call(() -> SandboxProtoMapper.reference(references.get(request.getInstanceId())));
     }
 
     @Override

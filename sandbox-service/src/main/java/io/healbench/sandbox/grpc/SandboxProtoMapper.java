@@ -1,23 +1,30 @@
 package io.healbench.sandbox.grpc;
 
 import com.google.protobuf.Timestamp;
+import io.healbench.proto.sandbox.v1.CodeMatch;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
+import io.healbench.proto.sandbox.v1.FileEntry;
 import io.healbench.proto.sandbox.v1.Frame;
 import io.healbench.proto.sandbox.v1.GuardDecision;
 import io.healbench.proto.sandbox.v1.HealResult;
+import io.healbench.proto.sandbox.v1.ListFilesResponse;
 import io.healbench.proto.sandbox.v1.LocalVariable;
 import io.healbench.proto.sandbox.v1.Outcome;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
+import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
 import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.workspace.CodeSearchResult;
 import io.healbench.sandbox.service.workspace.FileExcerpt;
+import io.healbench.sandbox.service.workspace.FileListing;
 import java.time.Instant;
 
 /** Translates between the sandbox's domain records and the {@code healbench.sandbox.v1} messages. */
@@ -130,16 +137,40 @@ final class SandboxProtoMapper {
     }
 
     static Outcome outcome(io.healbench.sandbox.service.model.Outcome o) {
-        return Outcome.newBuilder()
+        Outcome.Builder out = Outcome.newBuilder()
                 .setProceeded(o.proceeded()).setPassed(o.passed())
                 .setHealPoints(o.healPoints()).setHealsApplied(o.healsApplied()).setHealsRejected(o.healsRejected())
                 .setExitCause(text(o.exitCause())).setExitCode(o.exitCode()).setWallTimeMs(o.wallTimeMs())
-                .putAllTrace(o.trace()).setDetail(text(o.detail()))
-                .build();
+                .putAllTrace(o.trace()).setDetail(text(o.detail()));
+        if (o.reference() != null) {
+            out.setTraceSimilarity(o.reference().traceSimilarity())
+                    .setTraceOverlap(o.reference().traceOverlap())
+                    .setReferencePassed(o.reference().referencePassed());
+        }
+        return out.build();
     }
 
     static ReadFileResponse file(FileExcerpt excerpt) {
-        return ReadFileResponse.newBuilder().setPath(excerpt.path()).setContent(excerpt.content()).setTotalLines(excerpt.totalLines()).build();
+        return ReadFileResponse.newBuilder().setPath(excerpt.path()).setContent(excerpt.content()).setTotalLines(excerpt.totalLines())
+                .setStartLine(excerpt.startLine()).setEndLine(excerpt.endLine()).setTruncated(excerpt.truncated()).build();
+    }
+
+    static ListFilesResponse listing(FileListing listing) {
+        ListFilesResponse.Builder out = ListFilesResponse.newBuilder().setNextPageToken(listing.nextPageToken());
+        listing.entries().forEach(e -> out.addFiles(FileEntry.newBuilder().setPath(e.path()).setSize(e.size()).setIsDir(e.directory())));
+        return out.build();
+    }
+
+    static SearchCodeResponse search(CodeSearchResult result) {
+        SearchCodeResponse.Builder out = SearchCodeResponse.newBuilder()
+                .setNextPageToken(result.nextPageToken()).setFilesSkipped(result.filesSkipped());
+        result.matches().forEach(m -> out.addMatches(CodeMatch.newBuilder().setPath(m.path()).setLine(m.line()).setText(m.text())));
+        return out.build();
+    }
+
+    static ReferenceRun reference(io.healbench.sandbox.service.reference.ReferenceRun run) {
+        return ReferenceRun.newBuilder().setInstanceId(run.instanceId()).setDigest(text(run.digest())).setPython(text(run.python()))
+                .setOutcome(outcome(run.outcome())).setCached(run.cached()).build();
     }
 
     private static Timestamp timestamp(Instant instant) {

@@ -2,16 +2,35 @@ package io.healbench.sandbox.service.process;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
 
-/** A started session process that leads its own process group, so the whole group can be killed at once. */
+/**
+ * A started session process. It leads its own process group; when isolated, it is the outer bwrap, whose
+ * PID namespace holds everything the program starts, and every process in it runs as the session's own uid.
+ */
 public final class GroupProcess {
 
-    private final Process process;
+    private static final Logger LOG = Logger.getLogger(GroupProcess.class);
+    private static final Duration REAP_WAIT = Duration.ofSeconds(10);
 
-    GroupProcess(Process process) {
+    private final Process process;
+    private final OptionalLong uid;
+    private final ExitClassifier classifier;
+    private final Runnable releaseUid;
+
+    GroupProcess(Process process, OptionalLong uid, ExitClassifier classifier, Runnable releaseUid) {
         this.process = process;
+        this.uid = uid;
+        this.classifier = classifier;
+        this.releaseUid = releaseUid;
     }
 
     public long pid() {
@@ -40,9 +59,15 @@ public final class GroupProcess {
         return process.exitValue();
     }
 
+    /** Why the ended process ended, judged from its exit status and the end of its output. */
+    public ExitCause exitCause(String outputTail) {
+        return classifier.classify(process.exitValue(), outputTail);
+    }
+
     /**
-     * SIGKILLs the process group (the runtime forks for probes and dry runs, and the program may spawn more),
-     * then the leader itself in case the group kill could not be delivered.
+     * SIGKILLs the process group, then the leader and its known descendants. For an isolated process
+     * killing the outer bwrap is enough: its PID namespace's init dies with it (--die-with-parent), and
+     * the kernel kills every process left in the namespace.
      */
     public void killGroup() {
         try {
@@ -58,5 +83,56 @@ public final class GroupProcess {
         }
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
+    }
+
+    /**
+     * Call once the process has ended: kills whatever could still be left (processes of the session's uid,
+     * wherever they are), waits until none is, and only then frees the uid for another session.
+     */
+    public void reap() throws InterruptedException {
+        killGroup();
+        if (uid.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + REAP_WAIT.toNanos();
+        List<Long> left = processesOf(uid.getAsLong());
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            left.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            Thread.sleep(50);
+            left = processesOf(uid.getAsLong());
+        }
+        if (left.isEmpty()) {
+            releaseUid.run();
+        } else {
+            // Keep the uid leased: a new session must not share its process count with survivors.
+            LOG.errorf("processes %s of sandbox uid %d survived SIGKILL for %d s; the uid stays leased", left, uid.getAsLong(),
+                    REAP_WAIT.toSeconds());
+        }
+    }
+
+    /** Pids whose real uid is {@code uid}, read from /proc/PID/status. */
+    static List<Long> processesOf(long uid) {
+        try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+            return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> realUid(p.resolve("status")) == uid)
+                    .map(p -> Long.parseLong(p.getFileName().toString()))
+                    .toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc", e);
+        }
+    }
+
+    private static long realUid(Path status) {
+        try {
+            // Latin-1: a process may name itself with bytes that are not UTF-8, and must not hide that way.
+            for (String line : Files.readAllLines(status, StandardCharsets.ISO_8859_1)) {
+                if (line.startsWith("Uid:")) {
+                    return Long.parseLong(line.substring(4).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // The process ended while we looked.
+        }
+        return -1;
     }
 }

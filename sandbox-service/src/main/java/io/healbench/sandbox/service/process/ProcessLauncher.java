@@ -1,46 +1,213 @@
 package io.healbench.sandbox.service.process;
 
+import io.healbench.sandbox.config.SandboxIsolationConfig;
+import io.healbench.sandbox.config.SandboxIsolationConfig.Isolation;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Builds the full command line of a session process and starts it. This is the one place that decides how a
- * session is wrapped: today {@code setsid} (own process group); isolation (bwrap, prlimit) is to be added here.
+ * Builds the full command line of a session process and starts it: the one place that decides how a
+ * session is wrapped. With {@code healbench.sandbox.isolation=bwrap} (the default) that is
+ * {@code setsid} + {@link BwrapCommandLine} (namespaces, read-only filesystem but the workspace, no network,
+ * prlimit limits, an unprivileged uid of its own); with {@code none} only {@code setsid}. A machine that
+ * cannot isolate refuses the session rather than run it unisolated.
  */
 @ApplicationScoped
 public class ProcessLauncher {
 
+    private static final String SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
     /** The environment every session starts from; nothing of the service's own environment leaks in. */
     private static final Map<String, String> BASE_ENVIRONMENT = Map.of(
-            "PATH", "/usr/local/bin:/usr/bin:/bin",
+            "PATH", SANDBOX_PATH,
             "LANG", "C.UTF-8",
             "LC_ALL", "C.UTF-8");
 
-    public List<String> commandLine(LaunchRequest request) {
+    private final SandboxIsolationConfig config;
+    private final SandboxUids uids;
+    /**
+     * Every process is started from this one long-lived thread. bwrap's --die-with-parent is
+     * PR_SET_PDEATHSIG, which fires when the thread that started the process ends, not the JVM; a pooled
+     * request thread retired while idle would otherwise kill the sessions it happened to start.
+     */
+    private final ExecutorService starter = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "sandbox-process-starter");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile boolean isolationVerified;
+
+    public ProcessLauncher(SandboxIsolationConfig config) {
+        this.config = config;
+        this.uids = new SandboxUids(config.sandboxUidBase());
+    }
+
+    /** The argument vector for {@code request}; {@code uid} is the session's user id when isolated. */
+    List<String> commandLine(LaunchRequest request, OptionalLong uid) {
         List<String> command = new ArrayList<>();
         command.add("setsid");
-        command.addAll(request.command());
+        if (uid.isEmpty()) {
+            command.addAll(request.command());
+            return command;
+        }
+        String home = System.getProperty("user.home", "/");
+        List<Path> hidden = home.equals("/") || !Files.isDirectory(Path.of(home)) ? List.of() : List.of(Path.of(home));
+        command.addAll(BwrapCommandLine.build(tool(config.bwrap()), request.workingDirectory(), hidden, request.readable(),
+                config.limits(), uid.getAsLong(), request.command()));
         return command;
     }
 
     public GroupProcess launch(LaunchRequest request) {
-        ProcessBuilder builder = new ProcessBuilder(commandLine(request)).directory(request.workingDirectory().toFile());
-        Map<String, String> env = builder.environment();
-        env.clear();
-        env.putAll(BASE_ENVIRONMENT);
-        env.put("HOME", request.workingDirectory().toString());
-        env.putAll(request.environment());
-        try {
-            Process process = builder.start();
-            process.getOutputStream().close();
-            return new GroupProcess(process);
-        } catch (IOException e) {
-            throw new SandboxException(Kind.INTERNAL, "LAUNCH_FAILED", "cannot start " + builder.command() + ": " + e.getMessage(), e);
+        boolean isolated = config.isolation() == Isolation.BWRAP;
+        if (isolated) {
+            requireIsolation();
         }
+        OptionalLong uid = isolated ? OptionalLong.of(uids.lease()) : OptionalLong.empty();
+        try {
+            Path tmp = request.workingDirectory().resolve("tmp");
+            Files.createDirectories(tmp);
+            if (uid.isPresent()) {
+                chownTree(request.workingDirectory(), uid.getAsLong());
+            }
+            ProcessBuilder builder = new ProcessBuilder(commandLine(request, uid)).directory(request.workingDirectory().toFile());
+            Map<String, String> env = builder.environment();
+            env.clear();
+            env.putAll(BASE_ENVIRONMENT);
+            env.put("HOME", request.workingDirectory().toString());
+            // Temporary files go to the workspace (on disk, each bounded by the file-size limit, deleted with it).
+            env.put("TMPDIR", tmp.toString());
+            env.putAll(request.environment());
+            Process process = starter.submit(builder::start).get(30, TimeUnit.SECONDS);
+            process.getOutputStream().close();
+            ExitClassifier classifier = new ExitClassifier(isolated ? config.limits() : null);
+            return new GroupProcess(process, uid, classifier, () -> uid.ifPresent(uids::release));
+        } catch (IOException | ExecutionException | TimeoutException | RuntimeException e) {
+            uid.ifPresent(uids::release);
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new SandboxException(Kind.INTERNAL, "LAUNCH_FAILED", "cannot start " + request.command() + ": " + cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            uid.ifPresent(uids::release);
+            Thread.currentThread().interrupt();
+            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while starting " + request.command(), e);
+        }
+    }
+
+    /**
+     * Fails with FAILED_PRECONDITION / ISOLATION_UNAVAILABLE unless bwrap, prlimit and setpriv are installed,
+     * the service runs as root (needed to give each session its own uid), and bwrap can create its
+     * namespaces here (checked once by a trial run).
+     */
+    private void requireIsolation() {
+        if (isolationVerified) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : List.of(config.bwrap(), "prlimit", "setpriv")) {
+            if (find(name).isEmpty()) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw unavailable("not found on " + SANDBOX_PATH + ": " + missing + " (bwrap is the Debian package bubblewrap; "
+                    + "prlimit and setpriv are in util-linux)");
+        }
+        if (!runningAsRoot()) {
+            throw unavailable("the sandbox must run as root to give each session an unprivileged uid of its own");
+        }
+        try {
+            Process trial = new ProcessBuilder(tool(config.bwrap()), "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid",
+                    "--unshare-ipc", "--unshare-uts", "--", tool("setpriv"), "--reuid=" + config.sandboxUidBase(), "--", "true")
+                    .redirectErrorStream(true).start();
+            String output = new String(trial.getInputStream().readAllBytes());
+            if (!trial.waitFor(10, TimeUnit.SECONDS) || trial.exitValue() != 0) {
+                throw unavailable("a trial run of bwrap failed: " + output.strip());
+            }
+        } catch (IOException e) {
+            throw unavailable("cannot run bwrap: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable("interrupted while trying bwrap");
+        }
+        isolationVerified = true;
+    }
+
+    private static SandboxException unavailable(String why) {
+        return new SandboxException(Kind.FAILED_PRECONDITION, "ISOLATION_UNAVAILABLE",
+                "cannot isolate the session (healbench.sandbox.isolation=bwrap): " + why
+                        + "; install what is missing, or set healbench.sandbox.isolation=none to run unisolated on purpose");
+    }
+
+    /** The absolute path of a tool, found like the sandbox's own PATH would find it. */
+    private String tool(String name) {
+        return find(name).map(Path::toString)
+                .orElseThrow(() -> unavailable(name + " not found on " + SANDBOX_PATH));
+    }
+
+    private static Optional<Path> find(String name) {
+        if (name.contains("/")) {
+            Path path = Path.of(name);
+            return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+        }
+        for (String dir : SANDBOX_PATH.split(":")) {
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean runningAsRoot() {
+        try {
+            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue() == 0;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** Hands the workspace to the session's uid: it is the only directory the process may write. */
+    private static void chownTree(Path root, long uid) throws IOException {
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                chown(dir, uid);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                chown(file, uid);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static void chown(Path path, long uid) throws IOException {
+        Files.setAttribute(path, "unix:uid", (int) uid, LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(path, "unix:gid", (int) uid, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    @PreDestroy
+    void stop() {
+        starter.shutdown();
     }
 }

@@ -10,6 +10,7 @@ import io.healbench.sandbox.service.workspace.Workspace;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,10 +29,14 @@ public class HealrtInvocation {
 
     private final Path healrtDir;
     private final int maxHealPoints;
+    private final Duration probeTimeout;
+    private final Duration healTimeout;
 
     public HealrtInvocation(SandboxPaths paths, SandboxConfig config) {
         this.healrtDir = paths.healrtDir();
         this.maxHealPoints = config.maxHealPoints();
+        this.probeTimeout = config.probeTimeout();
+        this.healTimeout = config.healTimeout();
     }
 
     public LaunchRequest prepare(Workspace workspace, boolean intercept) throws IOException {
@@ -58,11 +63,16 @@ public class HealrtInvocation {
         spec.put("target_test", target);
         spec.put("intercept", intercept);
         spec.put("max_heal_points", maxHealPoints);
+        spec.put("probe_timeout_s", probeTimeout.toMillis() / 1000.0);
+        spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);
         spec.put("outcome_file", workspace.outcomeFile().toString());
         JSON.writeValue(workspace.runtimeSpec().toFile(), spec);
 
         List<String> command = List.of(workspace.subject().python().toString(), "-m", "healrt", "--spec", workspace.runtimeSpec().toString());
-        return new LaunchRequest(command, env, workspace.dir());
+        // The interpreter's installation (its stdlib too), the pristine subject and the runtime: what it reads.
+        Path interpreterPrefix = workspace.subject().python().toAbsolutePath().getParent().getParent();
+        List<Path> readable = List.of(interpreterPrefix, workspace.subject().subjectRoot(), healrtDir);
+        return new LaunchRequest(command, env, workspace.dir(), readable);
     }
 
     /** Top-level module names of the project roots: {@code configparser.py} gives configparser, {@code email/} gives email. */

@@ -13,14 +13,15 @@ import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.HealOutcome;
+import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionView;
+import io.healbench.sandbox.service.model.Variant;
 import io.healbench.sandbox.service.process.GroupProcess;
 import io.healbench.sandbox.service.process.ProcessLauncher;
-import io.healbench.sandbox.service.workspace.FileExcerpt;
+import io.healbench.sandbox.service.reference.ReferenceRuns;
 import io.healbench.sandbox.service.workspace.Workspace;
-import io.healbench.sandbox.service.workspace.WorkspaceFiles;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.smallrye.mutiny.Multi;
 import jakarta.annotation.PreDestroy;
@@ -30,10 +31,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,7 +55,7 @@ public class SandboxSessions {
     private final SandboxConfig config;
     private final Path datasetDir;
     private final WorkspaceMaterializer materializer;
-    private final WorkspaceFiles files;
+    private final ReferenceRuns references;
     private final HealrtInvocation invocation;
     private final ProcessLauncher launcher;
     private final HealCodeGate gate;
@@ -59,13 +64,15 @@ public class SandboxSessions {
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
     private final Map<String, String> sessionByRequest = new ConcurrentHashMap<>();
+    /** Sessions the sandbox runs for itself (reference runs): bounded by their own pool, not by max-sessions. */
+    private final Set<String> unattended = ConcurrentHashMap.newKeySet();
 
-    public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, WorkspaceFiles files,
+    public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, ReferenceRuns references,
                            HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, HealEventSink sink) {
         this.config = config;
         this.datasetDir = paths.datasetDir();
         this.materializer = materializer;
-        this.files = files;
+        this.references = references;
         this.invocation = invocation;
         this.launcher = launcher;
         this.gate = gate;
@@ -80,20 +87,60 @@ public class SandboxSessions {
         if (command.variant() == null) {
             throw new SandboxException(Kind.INVALID_ARGUMENT, "VARIANT_REQUIRED", "variant must be BUGGY or REFERENCE");
         }
-        long live = sessions.values().stream().filter(Session::live).count();
+        long live = sessions.values().stream().filter(s -> s.live() && !unattended.contains(s.name())).count();
         if (live >= config.maxSessions()) {
             throw new SandboxException(Kind.RESOURCE_EXHAUSTED, "TOO_MANY_SESSIONS",
                     live + " sessions are live, the limit is " + config.maxSessions() + "; close one or retry later");
         }
         Instance instance = instance(command.instanceId());
-        Workspace workspace = materializer.materialize(instance, command.variant());
+        boolean buggy = command.variant() == Variant.BUGGY;
+        Function<Outcome, CompletableFuture<Outcome>> completion = buggy
+                ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
+        Session session = start(instance, command.variant(), command.intercept(), command.labels(), completion, false);
+        if (buggy) {
+            // Recorded alongside the BUGGY run, so the comparison at FINISHED rarely has to wait for it.
+            references.prepare(instance);
+        }
+        if (!requestId.isEmpty()) {
+            sessionByRequest.put(requestId, session.name());
+        }
+        return session.view();
+    }
+
+    /**
+     * Runs the instance's variant without interception to its end, outside the live-session limit, and closes the
+     * session. The caller bounds how many of these run at once.
+     */
+    public UnattendedRun runUnattended(Instance instance, Variant variant) {
+        Session session = start(instance, variant, false, Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
+        try {
+            session.ended().get(config.wallClockLimit().plusSeconds(CLOSE_WAIT_SECONDS).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.warnf("%s: the unattended run did not end cleanly: %s", session.name(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while running " + instance.id() + " " + variant, e);
+        } finally {
+            close(session.name());
+            unattended.remove(session.name());
+        }
+        Outcome outcome = session.finishedOutcome().orElse(Outcome.withoutReport("killed", -1, 0, "the run did not finish"));
+        return new UnattendedRun(outcome, session.runtimeReported());
+    }
+
+    private Session start(Instance instance, Variant variant, boolean intercept, Map<String, String> labels,
+                          Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted) {
+        Workspace workspace = materializer.materialize(instance, variant);
         String id = UUID.randomUUID().toString();
-        Session session = new Session(id, workspace, command.labels(), sink, config.outputLimitBytes());
+        Session session = new Session(id, workspace, labels, sink, config.outputLimitBytes(), completion);
+        if (uncounted) {
+            unattended.add(session.name());
+        }
         RuntimeChannel channel = null;
         try {
             channel = RuntimeChannel.listen(workspace.controlSocket());
             session.attach(channel);
-            GroupProcess process = launcher.launch(invocation.prepare(workspace, command.intercept()));
+            GroupProcess process = launcher.launch(invocation.prepare(workspace, intercept));
             SessionSupervisor supervisor = new SessionSupervisor(session, process, channel, config.wallClockLimit());
             supervisors.put(session.name(), supervisor);
             sessions.put(session.name(), session);
@@ -103,16 +150,14 @@ public class SandboxSessions {
                 channel.close();
             }
             materializer.delete(workspace.dir());
+            unattended.remove(session.name());
             if (e instanceof SandboxException sandbox) {
                 throw sandbox;
             }
             throw new SandboxException(Kind.INTERNAL, "SESSION_START_FAILED", "cannot start a session for " + instance.id() + ": " + e.getMessage(), e);
         }
-        if (!requestId.isEmpty()) {
-            sessionByRequest.put(requestId, session.name());
-        }
-        LOG.infof("%s: %s %s started in %s", session.name(), instance.id(), command.variant(), workspace.dir());
-        return session.view();
+        LOG.infof("%s: %s %s started in %s", session.name(), instance.id(), variant, workspace.dir());
+        return session;
     }
 
     public SessionView get(String name) {
@@ -160,12 +205,13 @@ public class SandboxSessions {
         return session.view();
     }
 
-    public FileExcerpt readFile(String name, String path, int startLine, int endLine) {
+    /** The session's workspace, for the read-only repository view; refused once the session is closed. */
+    public Workspace workspace(String name) {
         Session session = session(name);
         if (!Files.isDirectory(session.workspace().sourceDir())) {
             throw new SandboxException(Kind.FAILED_PRECONDITION, "WORKSPACE_DELETED", name + " is closed: its workspace is gone");
         }
-        return files.read(session.workspace(), path, startLine, endLine);
+        return session.workspace();
     }
 
     /** Kills the process group, waits for its end to be recorded, and deletes the workspace. Idempotent. */
@@ -206,7 +252,7 @@ public class SandboxSessions {
         return session;
     }
 
-    private Instance instance(String id) {
+    public Instance instance(String id) {
         if (id == null || !id.matches(INSTANCE_ID)) {
             throw new SandboxException(Kind.INVALID_ARGUMENT, "INSTANCE_ID_INVALID", "instance_id must match " + INSTANCE_ID + ", got '" + id + "'");
         }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * One session: one runtime process paused (or not) at its crashes, its control channel and its event log.
@@ -45,6 +47,8 @@ public final class Session {
     private final ReentrantLock commandLock = new ReentrantLock();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    /** Completes a reported outcome before FINISHED is recorded (e.g. compares it with the reference run). */
+    private final Function<Outcome, CompletableFuture<Outcome>> completion;
 
     private volatile SessionState state = SessionState.STARTING;
     private volatile CrashContext crash;
@@ -52,12 +56,16 @@ public final class Session {
     private long outputBytes;
     private boolean outputTruncated;
     private boolean finishedReported;
+    private volatile boolean runtimeReported;
+    private CompletableFuture<Void> finishing = CompletableFuture.completedFuture(null);
 
     /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
     private record Pending(CompletableFuture<RuntimeMessage> answer, List<GuardDecision> decisions) {}
 
-    Session(String id, Workspace workspace, Map<String, String> labels, HealEventSink sink, long outputLimit) {
+    Session(String id, Workspace workspace, Map<String, String> labels, HealEventSink sink, long outputLimit,
+            Function<Outcome, CompletableFuture<Outcome>> completion) {
         this.name = "sessions/" + id;
+        this.completion = completion;
         this.workspace = workspace;
         this.labels = Map.copyOf(labels);
         this.log = new SessionEventLog(name);
@@ -104,6 +112,17 @@ public final class Session {
         return ended;
     }
 
+    /** True when the runtime itself reported the outcome (rather than the sandbox inferring it from the process end). */
+    boolean runtimeReported() {
+        return runtimeReported;
+    }
+
+    /** The recorded FINISHED outcome, if the session has one. */
+    Optional<Outcome> finishedOutcome() {
+        return log.snapshot().stream().map(SessionEvent::payload)
+                .filter(SessionEvent.Finished.class::isInstance).map(p -> ((SessionEvent.Finished) p).outcome()).findFirst();
+    }
+
     // ---------------------------------------------------------------- from the runtime and the process
 
     void onRuntimeMessage(RuntimeMessage message) {
@@ -134,7 +153,7 @@ public final class Session {
         } else if (message instanceof RuntimeMessage.Note note) {
             output("[healrt event " + note.kind() + "] " + note.json() + "\n");
         } else if (message instanceof RuntimeMessage.Finished finished) {
-            finish(finished.outcome());
+            reported(finished.outcome());
         } else if (message instanceof RuntimeMessage.Malformed bad) {
             output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + abbreviate(bad.line(), 2000) + "\n");
         }
@@ -155,17 +174,40 @@ public final class Session {
         log.append(new SessionEvent.Output(text));
     }
 
+    /** True once the output cap is reached: from then on output is dropped unread. */
+    synchronized boolean outputFull() {
+        return outputTruncated;
+    }
+
     /** The process has ended; records FINISHED with the cause unless the runtime reported its outcome. */
     void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail) {
+        CompletableFuture<Void> reportedOutcome;
         synchronized (this) {
             if (!finishedReported) {
                 finish(Outcome.withoutReport(exitCause, exitCode, wallTimeMs, detail));
             }
+            reportedOutcome = finishing;
         }
         SandboxException gone = new SandboxException(Kind.FAILED_PRECONDITION, "SESSION_ENDED",
                 name + " ended (" + exitCause + ") before the runtime answered");
         pending.values().forEach(p -> p.answer().completeExceptionally(gone));
-        ended.complete(null);
+        // The end counts as recorded once a reported outcome has been completed and logged as well.
+        reportedOutcome.whenComplete((done, failure) -> ended.complete(null));
+    }
+
+    /**
+     * The runtime's outcome: claimed at once (so the process end is not recorded as a second, inferred outcome),
+     * logged as FINISHED once completed; completion runs off this thread, so it never holds up the control channel.
+     */
+    private synchronized void reported(Outcome outcome) {
+        if (finishedReported) {
+            return;
+        }
+        finishedReported = true;
+        runtimeReported = true;
+        finishing = completion.apply(outcome)
+                .exceptionally(failure -> outcome.withDetail("outcome not completed: " + failure))
+                .thenAccept(this::finish);
     }
 
     private synchronized void finish(Outcome outcome) {

@@ -1,10 +1,11 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.sandbox.service.process.ExitCause;
 import io.healbench.sandbox.service.process.GroupProcess;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,18 +15,22 @@ import org.jboss.logging.Logger;
 
 /**
  * Watches one session's process: reads the control channel, pumps stdout and stderr into the event log,
- * enforces the wall-clock limit, and records how the process ended. Nothing here may throw into the service.
+ * enforces the wall-clock limit, and records how the process ended. Nothing here may throw into the service,
+ * and nothing the process sends may grow the service's memory beyond fixed caps.
  */
 final class SessionSupervisor {
 
     private static final Logger LOG = Logger.getLogger(SessionSupervisor.class);
     private static final Duration DRAIN_WAIT = Duration.ofSeconds(5);
+    /** Longest control line accepted; crash contexts and outcomes (with their traces) stay far below it. */
+    private static final int MAX_CONTROL_LINE = 16 * 1024 * 1024;
 
     private final Session session;
     private final GroupProcess process;
     private final RuntimeChannel channel;
     private final Duration wallClockLimit;
     private final AtomicBoolean killedOnRequest = new AtomicBoolean();
+    private final OutputTail tail = new OutputTail();
     private final long started = System.nanoTime();
 
     SessionSupervisor(Session session, GroupProcess process, RuntimeChannel channel, Duration wallClockLimit) {
@@ -51,10 +56,12 @@ final class SessionSupervisor {
 
     private void readControl() {
         try {
-            BufferedReader lines = channel.accept();
+            BoundedLineReader lines = new BoundedLineReader(channel.accept(), MAX_CONTROL_LINE);
             String line;
             while ((line = lines.readLine()) != null) {
-                if (!line.isBlank()) {
+                if (line == BoundedLineReader.TOO_LONG) {
+                    session.output("[sandbox] dropped a control line longer than " + MAX_CONTROL_LINE + " characters\n");
+                } else if (!line.isBlank()) {
                     handle(line);
                 }
             }
@@ -72,15 +79,21 @@ final class SessionSupervisor {
         }
     }
 
+    /**
+     * Copies a stream into the session's output until the cap is reached, then keeps reading and discards, so
+     * the process never blocks on a full pipe and the service holds no more than the cap (plus the tail).
+     */
     private void pump(InputStream stream) {
         char[] buffer = new char[8192];
-        try (Reader reader = new InputStreamReader(stream, StandardCharsets.UTF_8)) {
+        InputStream recorded = tail.recording(stream);
+        try (Reader reader = new InputStreamReader(recorded, StandardCharsets.UTF_8)) {
             int n;
-            while ((n = reader.read(buffer)) >= 0) {
+            while (!session.outputFull() && (n = reader.read(buffer)) >= 0) {
                 if (n > 0) {
                     session.output(new String(buffer, 0, n));
                 }
             }
+            recorded.transferTo(OutputStream.nullOutputStream());
         } catch (IOException e) {
             // The pipe closed with the process.
         }
@@ -94,8 +107,8 @@ final class SessionSupervisor {
                 process.killGroup();
             }
             process.waitFor(Duration.ofDays(1));
-            // Children the runtime forked (probes, dry runs) must not outlive the session.
-            process.killGroup();
+            // Children the runtime forked (probes, dry runs) and anything the program started must not outlive it.
+            process.reap();
             for (Thread helper : helpers) {
                 helper.join(DRAIN_WAIT.toMillis());
             }
@@ -110,22 +123,17 @@ final class SessionSupervisor {
     private void recordEnd(boolean timedOut) {
         long wallMs = (System.nanoTime() - started) / 1_000_000;
         int exit = process.isAlive() ? -1 : process.exitValue();
-        String cause;
-        String detail;
+        ExitCause cause;
         if (timedOut) {
-            cause = "timeout";
-            detail = "wall-clock limit of " + wallClockLimit.toSeconds() + " s reached; process group killed";
+            cause = new ExitCause("timeout", "wall-clock limit of " + wallClockLimit.toSeconds() + " s reached; process group killed");
         } else if (killedOnRequest.get()) {
-            cause = "killed";
-            detail = "process group killed when the session was closed";
-        } else if (exit > 128) {
-            cause = "signal";
-            detail = "terminated by signal " + (exit - 128) + " without reporting an outcome";
+            cause = new ExitCause("killed", "process group killed when the session was closed");
+        } else if (exit < 0) {
+            cause = new ExitCause("killed", "the process could not be waited for");
         } else {
-            cause = "exited";
-            detail = "exited with status " + exit + " without reporting an outcome";
+            cause = process.exitCause(tail.text());
         }
-        session.onProcessEnded(cause, exit, wallMs, detail);
+        session.onProcessEnded(cause.cause(), exit, wallMs, cause.detail());
     }
 
     private static Thread thread(String name, Runnable body) {

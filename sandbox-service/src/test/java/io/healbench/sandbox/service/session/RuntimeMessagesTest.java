@@ -9,6 +9,8 @@ import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.Subject;
 import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.Outcome;
+import io.healbench.sandbox.service.model.ReferenceComparison;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionState;
 import io.healbench.sandbox.service.model.SessionView;
@@ -19,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Decoding the runtime's lines, and what a session makes of them, including garbage. */
@@ -27,6 +31,10 @@ class RuntimeMessagesTest {
     private final List<GuardDecision> published = new ArrayList<>();
 
     private Session session(long outputLimit) {
+        return session(outputLimit, CompletableFuture::completedFuture);
+    }
+
+    private Session session(long outputLimit, Function<Outcome, CompletableFuture<Outcome>> completion) {
         Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "3.11.7", List.of("colorsys.py"),
                 "bug.patch", null, "test/test_colorsys.py::T::t", new Instance.ExpectedCrash("TypeError", "colorsys.py", "f", 1),
                 "default", Map.of(), Map.of(), Path.of("/nonexistent"), "sha256:0");
@@ -40,7 +48,7 @@ class RuntimeMessagesTest {
             public void guardDecision(SessionView session, GuardDecision decision) {
                 published.add(decision);
             }
-        }, outputLimit);
+        }, outputLimit, completion);
     }
 
     @Test
@@ -108,6 +116,28 @@ class RuntimeMessagesTest {
         SessionEvent.Finished end = (SessionEvent.Finished) finished.get(0).payload();
         assertTrue(end.outcome().proceeded());
         assertEquals(3L, end.outcome().trace().get("colorsys.py:12"));
+    }
+
+    @Test
+    void reportedOutcomeIsCompletedBeforeFinishedAndTheEndWaitsForIt() {
+        CompletableFuture<Outcome> compared = new CompletableFuture<>();
+        Session session = session(1 << 20, outcome -> compared);
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":true,\"exit_cause\":\"exited\",\"trace\":{\"colorsys.py:12\":3}}}"));
+        session.onProcessEnded("exited", 0, 10, "process gone");
+        assertTrue(session.events().stream().noneMatch(e -> e.payload() instanceof SessionEvent.Finished),
+                "neither the reported nor an inferred outcome is logged before the completion");
+        assertFalse(session.ended().isDone(), "the end is recorded only with the completed outcome");
+        assertTrue(session.runtimeReported());
+
+        Outcome reported = new Outcome(true, true, 0, 0, 0, "exited", 0, 5, Map.of("colorsys.py:12", 3L), "");
+        compared.complete(reported.withReference(new ReferenceComparison(0.5, 1.0, true)));
+        List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
+        assertEquals(1, finished.size());
+        Outcome end = ((SessionEvent.Finished) finished.get(0).payload()).outcome();
+        assertEquals(0.5, end.reference().traceSimilarity());
+        assertEquals(SessionState.FINISHED, session.state());
+        assertTrue(session.ended().isDone());
+        assertEquals(end, session.finishedOutcome().orElseThrow());
     }
 
     @Test

@@ -1,0 +1,115 @@
+package io.healbench.sandbox.service.reference;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.dataset.Instance;
+import io.healbench.sandbox.config.SandboxConfig;
+import io.healbench.sandbox.config.SandboxPaths;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Recorded REFERENCE runs on disk, one JSON file per key. The key is the instance digest, the interpreter version
+ * and a fingerprint of healrt's sources: a new healrt may instrument other statements, so its traces are not
+ * comparable with old ones.
+ */
+@ApplicationScoped
+public class ReferenceCache {
+
+    private static final Logger LOG = Logger.getLogger(ReferenceCache.class);
+    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private final Path directory;
+    private final Path healrtPackage;
+    private volatile String healrtFingerprint;
+
+    public ReferenceCache(SandboxPaths paths, SandboxConfig config, @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
+        Path homeDir = Path.of(home).toAbsolutePath().normalize();
+        this.directory = config.referenceCache().map(homeDir::resolve).orElse(homeDir.resolve(".cache").resolve("reference")).normalize();
+        this.healrtPackage = paths.healrtDir().resolve("healrt");
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /** The cache key of an instance's reference run on this interpreter with this healrt. */
+    public String key(Instance instance) {
+        return sha256(instance.digest() + "\n" + instance.python() + "\n" + healrtFingerprint()).substring(0, 24);
+    }
+
+    public Optional<ReferenceRun> find(Instance instance) {
+        Path file = file(instance);
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(file.toFile(), ReferenceRun.class).fromCache());
+        } catch (IOException e) {
+            // A torn or outdated entry is recorded again rather than trusted.
+            LOG.warnf("ignoring unreadable reference cache entry %s: %s", file, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Stores the run atomically: readers see the old entry or the whole new one. */
+    public void store(Instance instance, ReferenceRun run) {
+        Path file = file(instance);
+        try {
+            Files.createDirectories(directory);
+            Path partial = Files.createTempFile(directory, file.getFileName().toString(), ".partial");
+            JSON.writeValue(partial.toFile(), run);
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot store the reference run of " + instance.id() + " in " + directory, e);
+        }
+    }
+
+    private Path file(Instance instance) {
+        return directory.resolve(instance.id() + "-py" + instance.python() + "-" + key(instance) + ".json");
+    }
+
+    private String healrtFingerprint() {
+        String known = healrtFingerprint;
+        if (known == null) {
+            known = fingerprint(healrtPackage);
+            healrtFingerprint = known;
+        }
+        return known;
+    }
+
+    private static String fingerprint(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return "no-healrt";
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            StringBuilder all = new StringBuilder();
+            for (Path f : files.filter(p -> p.toString().endsWith(".py") || p.toString().endsWith(".json")).sorted().toList()) {
+                all.append(dir.relativize(f)).append('\n').append(sha256(Files.readString(f, StandardCharsets.UTF_8))).append('\n');
+            }
+            return sha256(all.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot fingerprint healrt in " + dir, e);
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.healbench.sandbox.service.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.healbench.sandbox.config.SandboxIsolationConfig.Limits;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The isolated command line and the reading of exit statuses, without starting anything. */
+class IsolationCommandLineTest {
+
+    static final Limits LIMITS = new Limits() {
+        public long cpuSeconds() { return 60; }
+        public long addressSpaceBytes() { return 2147483648L; }
+        public int openFiles() { return 256; }
+        public int processes() { return 32; }
+        public long fileSizeBytes() { return 1073741824L; }
+        public long tmpBytes() { return 67108864L; }
+    };
+
+    @Test
+    void theWorkspaceIsTheOnlyWritableBindAndHiddenDirectoriesAreReExposedReadOnly() {
+        Path ws = Path.of("/tmp/healbench/workspaces/abc");
+        List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws, List.of(Path.of("/root")),
+                List.of(Path.of("/root/.pyenv/versions/3.11.7"), Path.of("/work/main/healrt")), LIMITS, 1900000007L,
+                List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
+        String line = String.join(" ", argv);
+        assertTrue(line.startsWith("/usr/bin/bwrap --die-with-parent --new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts "
+                + "--ro-bind / / --dev /dev --proc /proc --perms 1777 --size 67108864 --tmpfs /tmp --perms 0755 --tmpfs /root "), line);
+        assertTrue(line.contains("--perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions "
+                + "--ro-bind /root/.pyenv/versions/3.11.7 /root/.pyenv/versions/3.11.7 "), line);
+        assertTrue(!line.contains("--ro-bind /work/main/healrt"), "visible anyway through the read-only root: " + line);
+        assertTrue(line.contains("--perms 0755 --dir /tmp/healbench --perms 0755 --dir /tmp/healbench/workspaces "
+                + "--bind /tmp/healbench/workspaces/abc /tmp/healbench/workspaces/abc --chdir /tmp/healbench/workspaces/abc -- "), line);
+        assertEquals(1, argv.stream().filter(a -> a.equals("--bind")).count(), "one writable bind");
+        assertTrue(line.contains("-- prlimit --cpu=60:65 --as=2147483648 --nofile=256 --nproc=32 --fsize=1073741824 --core=0 "
+                + "-- setpriv --reuid=1900000007 --regid=1900000007 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs "
+                + "-- /root/.pyenv/versions/3.11.7/bin/python3.11 -m healrt"), line);
+    }
+
+    @Test
+    void exitStatusesNameTheirCause() {
+        ExitClassifier classifier = new ExitClassifier(LIMITS);
+        ExitCause cpu = classifier.classify(128 + 24, "");
+        assertEquals("limit", cpu.cause());
+        assertTrue(cpu.detail().startsWith("cpu: SIGXCPU (signal 24)") && cpu.detail().contains("60 s"), cpu.detail());
+        assertTrue(classifier.classify(128 + 25, "").detail().startsWith("file-size: SIGXFSZ"));
+        ExitCause memory = classifier.classify(1, "Traceback (most recent call last):\n  ...\nMemoryError\n");
+        assertEquals("limit", memory.cause());
+        assertTrue(memory.detail().startsWith("memory:") && memory.detail().contains("2147483648"), memory.detail());
+        ExitCause killed = classifier.classify(128 + 9, "");
+        assertEquals("signal", killed.cause());
+        assertTrue(killed.detail().startsWith("SIGKILL (signal 9)"), killed.detail());
+        assertEquals("exited", classifier.classify(3, "bye").cause());
+        assertEquals("exited", classifier.classify(0, "MemoryError handled").cause());
+    }
+}
