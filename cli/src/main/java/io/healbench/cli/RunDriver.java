@@ -76,6 +76,7 @@ public final class RunDriver {
             summary.put("attempts", run.getAttemptsTotal());
             summary.put("proceeded", run.getProceeded());
             summary.put("passed", run.getPassed());
+            summary.put("trace_similarity", run.getTraceSimilarity());
             summary.put("report", report.toString());
             out.println(json.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
         }
@@ -95,13 +96,14 @@ public final class RunDriver {
     }
 
     private void printTable(List<Attempt> attempts) {
-        String format = "%-44s %-18s %-9s %-7s %-6s %s%n";
-        out.printf(format, "INSTANCE", "ERROR TYPE", "PROCEEDED", "PASSED", "HEALS", "GUARD");
+        String format = "%-48s %-18s %-9s %-7s %-6s %-5s %s%n";
+        out.printf(format, "INSTANCE", "ERROR TYPE", "PROCEEDED", "PASSED", "HEALS", "TS", "GUARD");
         for (Attempt a : attempts) {
             out.printf(format, a.getInstanceId() + (a.getRepeat() > 0 ? "#" + a.getRepeat() : ""),
                     a.getExceptionType().isEmpty() ? "-" : a.getExceptionType(),
                     yesNo(a.getProceeded()), yesNo(a.getPassed()),
                     a.getHealsApplied() + "/" + (a.getHealsApplied() + a.getHealsRejected()),
+                    String.format("%.2f", a.getTraceSimilarity()),
                     guardSummary(a.getGuardDecisionsList()));
         }
     }
@@ -136,6 +138,7 @@ public final class RunDriver {
         summary.put("attempts_failed", run.getAttemptsFailed());
         summary.put("proceed_rate", rate(run.getProceeded(), run.getAttemptsTotal()));
         summary.put("correct_rate", rate(run.getPassed(), run.getAttemptsTotal()));
+        summary.put("trace_similarity", run.getTraceSimilarity());
         ArrayNode rows = report.putArray("attempts");
         for (Attempt a : attempts) {
             ObjectNode row = rows.addObject();
@@ -146,6 +149,7 @@ public final class RunDriver {
             row.put("proceeded", a.getProceeded());
             row.put("passed", a.getPassed());
             row.put("heal_points", a.getHealPoints());
+            row.put("trace_similarity", a.getTraceSimilarity());
             row.put("heals_applied", a.getHealsApplied());
             row.put("heals_rejected", a.getHealsRejected());
             row.put("failure_class", a.getFailureClass());
