@@ -11,6 +11,8 @@ import threading
 import time
 from typing import Any, Callable
 
+from healrt.session import JsonLineReader
+
 TIMEOUT = 120
 
 
@@ -29,7 +31,7 @@ class FakeController:
         self._server.settimeout(TIMEOUT)
         self._on_crash = on_crash or (lambda ctl, context, parsed_ns: ctl.send({"cmd": "reraise"}))
         self._conn: socket.socket | None = None
-        self._buffer = b""
+        self._reader: JsonLineReader | None = None
         self.crashes = 0
         self.outcome: dict[str, Any] | None = None
         self.errors: list[BaseException] = []
@@ -59,20 +61,15 @@ class FakeController:
             raise self.errors[0]
 
     def _receive(self) -> dict[str, Any] | None:
-        assert self._conn is not None
-        while b"\n" not in self._buffer:
-            chunk = self._conn.recv(1 << 16)
-            if not chunk:
-                return None
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        message = json.loads(line)
-        return message if isinstance(message, dict) else {}
+        assert self._reader is not None
+        message = self._reader.read()
+        return message
 
     def _run(self) -> None:
         try:
             self._conn, _ = self._server.accept()
             self._conn.settimeout(TIMEOUT)
+            self._reader = JsonLineReader(self._conn)
             while (message := self._receive()) is not None:
                 if message.get("type") == "crash":
                     parsed_ns = time.perf_counter_ns()

@@ -16,6 +16,25 @@ CONTROL_ENV = "HEALRT_CONTROL"
 CONTROL_FD_ENV = "HEALRT_CONTROL_FD"
 
 
+class JsonLineReader:
+    """Reads one JSON object per line from a stream socket; both ends of the channel use it."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._buffer = b""
+
+    def read(self) -> dict[str, Any] | None:
+        """The next message ({} for a line that is not an object), or None once the peer has gone."""
+        while b"\n" not in self._buffer:
+            chunk = self._sock.recv(65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        message = json.loads(line)
+        return message if isinstance(message, dict) else {}
+
+
 class Session:
     def __init__(self, path: str | None = None, fd: int | None = None) -> None:
         if fd is not None:
@@ -23,7 +42,7 @@ class Session:
         else:
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self._sock.connect(path)
-        self._buffer = b""
+        self._reader = JsonLineReader(self._sock)
         # Events may be sent from any thread; one line must never interleave with another.
         self._send_lock = threading.Lock()
 
@@ -49,14 +68,7 @@ class Session:
 
     def receive(self) -> dict[str, Any] | None:
         """The next command, or None when the controller has gone away."""
-        while b"\n" not in self._buffer:
-            chunk = self._sock.recv(65536)
-            if not chunk:
-                return None
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        message = json.loads(line)
-        return message if isinstance(message, dict) else {}
+        return self._reader.read()
 
     def close(self) -> None:
         self._sock.close()

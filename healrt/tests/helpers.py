@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from healrt.session import JsonLineReader
+
 HEALRT_ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 60
 
@@ -31,7 +33,7 @@ class Controller:
         self.messages: list[dict[str, Any]] = []
         self.errors: list[BaseException] = []
         self._conn: socket.socket | None = None
-        self._buffer = b""
+        self._reader: JsonLineReader | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -78,21 +80,17 @@ class Controller:
             raise self.errors[0]
 
     def _receive(self) -> dict[str, Any] | None:
-        assert self._conn is not None
-        while b"\n" not in self._buffer:
-            chunk = self._conn.recv(65536)
-            if not chunk:
-                return None
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        message = json.loads(line)
-        self.messages.append(message)
+        assert self._reader is not None
+        message = self._reader.read()
+        if message is not None:
+            self.messages.append(message)
         return message
 
     def _run(self) -> None:
         try:
             self._conn, _ = self._server.accept()
             self._conn.settimeout(RUN_TIMEOUT)
+            self._reader = JsonLineReader(self._conn)
             while (message := self._receive()) is not None:
                 if message["type"] == "crash":
                     self._on_crash(self, message["context"])
