@@ -32,9 +32,16 @@ for version in 3.12.1 3.13.0; do
     fi
 done
 
-if [[ -x /usr/bin/python3 ]] && ! has_pytest /usr/bin/python3; then
+# Debian's interpreter also lacks the stdlib's own test suite, which real-code tests run.
+debian_missing=()
+if [[ -x /usr/bin/python3 ]]; then
+    has_pytest /usr/bin/python3 || debian_missing+=(python3-pytest)
+    stdlib_tests="$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')/test/test_configparser.py"
+    [[ -f "$stdlib_tests" ]] || debian_missing+=("libpython$(/usr/bin/python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')-testsuite")
+fi
+if ((${#debian_missing[@]})); then
     sudo_cmd=()
     [[ "$(id -u)" -eq 0 ]] || sudo_cmd=(sudo)
     quietly "${sudo_cmd[@]}" apt-get update -qq
-    quietly "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest
+    quietly "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${debian_missing[@]}"
 fi

@@ -16,11 +16,12 @@ NODE = f"{TEST_FILE}::CoverageOneHundredTestCase::test_sectionproxy_repr"
 CORRECT = "return '<Section: {}>'.format(self._name)"
 BUGGY = "return '<Section: {}>'.format(self._nam)"
 
-pytestmark = pytest.mark.skipif(not TEST_FILE.exists(), reason="CPython test suite not installed")
 
 
 @pytest.fixture
 def buggy_configparser(tmp_path: Path) -> Path:
+    # Debian ships the stdlib's tests separately (libpython3.11-testsuite, installed by python-envs.sh).
+    assert TEST_FILE.exists(), f"CPython's test suite is not installed for this interpreter: {TEST_FILE}"
     source = (STDLIB / "configparser.py").read_text()
     assert source.count(CORRECT) == 1
     source_dir = tmp_path / "src"
