@@ -156,7 +156,9 @@ class SandboxHostileCodeTest {
                 STDLIB.resolve("hostile_escape_probe.txt"),
                 target.resolve("hostile_escape_probe.txt"),
                 testTmp.resolve("probe/hostile_escape_probe.txt"),
-                target.resolve("hostile_escape_heal.txt"),
+                // The pristine stdlib is bound read-only into every sandbox wherever the checkout lives
+                // (a checkout under /tmp is hidden by the private /tmp instead).
+                STDLIB.resolve("hostile_escape_heal.txt"),
                 testTmp.resolve("heal/hostile_escape_heal.txt")));
         try {
             Session session = create("sandbox-hostile-escape", true);
