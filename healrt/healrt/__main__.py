@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             replay.write_record(record_path, key, recorded + new_sites)
             state_path = os.path.join(directory, "restart.json")
             replay.write_restart_state(state_path, runtime.decisions, restarts + 1)
+            runtime.report_repeats()
             runtime.event("replay_restart", file=new_sites[0].file, line=new_sites[0].line,
                           exception=new_sites[0].exception, restarts=restarts + 1)
             replay.restart(argv, session.fileno(), state_path, started)
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                 json.dump(outcome, handle, indent=1)
         if session is not None:
             try:
+                runtime.report_repeats()
                 session.send({"type": "finished", "outcome": outcome})
             except OSError:
                 pass  # the controller is gone; the outcome file still has the result

@@ -8,7 +8,7 @@ import threading
 import types
 from typing import Any
 
-from .catching import never_intercepted, same_file, would_be_caught
+from .catching import VerdictMemo, never_intercepted, same_file, would_be_caught
 from .context import build_context
 from .heal import HealResult, run_heal, run_probe
 from .replay import Decision, Script
@@ -57,6 +57,9 @@ class Runtime:
         # outer frames. Strong references keep their ids unique; there are at most a few.
         self._released: dict[int, BaseException] = {}
         self._return_values = threading.local()
+        self._verdicts = VerdictMemo()
+        # catch_undecided events already sent -> times seen since (see report_repeats).
+        self._undecided_repeats: dict[tuple[str, str, int, str], int] = {}
 
     # ------------------------------------------------------------ called from instrumented code
 
@@ -86,9 +89,9 @@ class Runtime:
 
     def _crash(self, exc: BaseException, site_id: int, frame: types.FrameType) -> int:
         site = self.table.sites[site_id]
-        verdict = would_be_caught(exc, frame, site, self.table, self.spec.target_file)
+        verdict = would_be_caught(exc, frame, site, self.table, self.spec.target_file, self._verdicts)
         for reason, file, line in verdict.undecided:
-            self.event("catch_undecided", reason=reason, file=file, line=line, decision=verdict.decision)
+            self._catch_undecided(reason, file, line, verdict.decision)
         if verdict.caught:
             return PROPAGATE
         if self.counters.heal_points >= self.spec.max_heal_points:
@@ -184,6 +187,24 @@ class Runtime:
         return None
 
     # ------------------------------------------------------------ events
+
+    def _catch_undecided(self, reason: str, file: str, line: int, decision: str) -> None:
+        """Sent once per (reason, file, line, decision); repeats are only counted. A test suite can
+        meet the same undecided construct thousands of times, and each event is a socket write."""
+        key = (reason, file, line, decision)
+        if key in self._undecided_repeats:
+            self._undecided_repeats[key] += 1
+            return
+        self._undecided_repeats[key] = 0
+        self.event("catch_undecided", reason=reason, file=file, line=line, decision=decision)
+
+    def report_repeats(self) -> None:
+        """Called when the run ends (or restarts): how often each catch_undecided event recurred."""
+        repeats = [{"reason": reason, "file": file, "line": line, "decision": decision, "repeats": count}
+                   for (reason, file, line, decision), count in self._undecided_repeats.items() if count]
+        self._undecided_repeats = {key: 0 for key in self._undecided_repeats}
+        if repeats:
+            self.event("catch_undecided_repeats", constructs=repeats)
 
     def event(self, kind: str, **fields: Any) -> None:
         if self.session is not None:
