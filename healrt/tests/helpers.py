@@ -4,49 +4,37 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from healrt.session import JsonLineReader
+from healrt.controlserver import ControlServer
 
 HEALRT_ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 60
 
 
-class Controller:
-    """Listens on a Unix socket; calls `on_crash(self, context)` for each crash message."""
+class Controller(ControlServer):
+    """Records every message; calls `on_crash(self, context)` for each crash message."""
 
     def __init__(self, on_crash: Callable[[Controller, dict[str, Any]], None]) -> None:
-        self._dir = tempfile.mkdtemp(prefix="hrt")  # short: Unix socket paths are limited to ~107 bytes
-        self.path = os.path.join(self._dir, "control.sock")
-        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._server.bind(self.path)
-        self._server.listen(1)
-        self._server.settimeout(RUN_TIMEOUT)
         self._on_crash = on_crash
         self.messages: list[dict[str, Any]] = []
-        self.errors: list[BaseException] = []
-        self._conn: socket.socket | None = None
-        self._reader: JsonLineReader | None = None
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        super().__init__(RUN_TIMEOUT)
 
     # -- used by on_crash callbacks
-    def send(self, command: dict[str, Any]) -> None:
-        assert self._conn is not None
-        self._conn.sendall(json.dumps(command).encode() + b"\n")
+    def read(self) -> dict[str, Any] | None:
+        message = super().read()
+        if message is not None:
+            self.messages.append(message)
+        return message
 
     def request(self, command: dict[str, Any]) -> dict[str, Any]:
         """Send a probe/heal and return its result (events in between are recorded)."""
         self.send(command)
         while True:
-            message = self._receive()
+            message = self.read()
             assert message is not None, "runtime went away"
             if message["type"] in ("probe_result", "heal_result"):
                 assert message["id"] == command["id"]
@@ -57,6 +45,10 @@ class Controller:
 
     def heal(self, code: str, resume: str = "skip") -> dict[str, Any]:
         return self.request({"cmd": "heal", "id": f"h{len(self.messages)}", "code": code, "resume": resume})
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if message["type"] == "crash":
+            self._on_crash(self, message["context"])
 
     # -- results
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -71,34 +63,6 @@ class Controller:
         finished = self.of_type("finished")
         assert len(finished) == 1, self.messages
         return finished[0]["outcome"]
-
-    def join(self) -> None:
-        self._thread.join(RUN_TIMEOUT)
-        self._server.close()
-        shutil.rmtree(self._dir, ignore_errors=True)
-        if self.errors:
-            raise self.errors[0]
-
-    def _receive(self) -> dict[str, Any] | None:
-        assert self._reader is not None
-        message = self._reader.read()
-        if message is not None:
-            self.messages.append(message)
-        return message
-
-    def _run(self) -> None:
-        try:
-            self._conn, _ = self._server.accept()
-            self._conn.settimeout(RUN_TIMEOUT)
-            self._reader = JsonLineReader(self._conn)
-            while (message := self._receive()) is not None:
-                if message["type"] == "crash":
-                    self._on_crash(self, message["context"])
-        except BaseException as error:  # surfaced by join() in the test thread
-            self.errors.append(error)
-        finally:
-            if self._conn is not None:
-                self._conn.close()
 
 
 def write_spec(directory: Path, **fields: Any) -> Path:
