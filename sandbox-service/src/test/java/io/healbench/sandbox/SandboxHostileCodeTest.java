@@ -257,10 +257,7 @@ class SandboxHostileCodeTest {
 
             ProbeResult live = probe(session, "(rc, gc)", false);
             assertEquals("(1.0, 1.0)", live.getValueRepr(), "the live state is unchanged");
-            HealResult healed = heal(session, CORRECT_HEAL);
-            assertTrue(healed.getApplied(), healed.toString());
-            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            healToAPass(session, watch);
         }
         assertServesANormalSession();
     }
@@ -308,10 +305,7 @@ class SandboxHostileCodeTest {
             assertEquals("RAISED", SessionEvents.reason(greedy.getError()));
             assertTrue(greedy.getTraceback().contains("MemoryError"), greedy.toString());
 
-            HealResult healed = heal(session, CORRECT_HEAL);
-            assertTrue(healed.getApplied(), healed.toString());
-            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            healToAPass(session, watch);
         }
         assertServesANormalSession();
     }
@@ -350,15 +344,20 @@ class SandboxHostileCodeTest {
                 .orElseThrow(() -> new AssertionError("no local '" + name + "' in " + crash.getLocalsList())).getRepr();
     }
 
+    /** The correct heal applies at the current crash and the test then passes. */
+    private void healToAPass(Session session, SessionEvents watch) {
+        HealResult healed = heal(session, CORRECT_HEAL);
+        assertTrue(healed.getApplied(), healed.toString());
+        Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
+        assertTrue(outcome.getPassed(), outcome.toString());
+    }
+
     /** A normal session, healed, runs to a pass: the sandbox is still serving after the hostile case. */
     private void assertServesANormalSession() {
         Session session = create(NORMAL, true);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
-            HealResult healed = heal(session, CORRECT_HEAL);
-            assertTrue(healed.getApplied(), healed.toString());
-            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            healToAPass(session, watch);
         }
         sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session.getName()).build());
         opened.remove(session.getName());

@@ -51,12 +51,5 @@ public record BenchIncomingEvent(
         }
     }
 
-    public record GuardDecision(int healPoint, String stage, String verdict, String reason) {
-
-        /** e.g. {@code heal point 2, static: tainted (path reaches os.remove)}. */
-        public String summary() {
-            String text = "heal point " + healPoint + ", " + stage + ": " + verdict;
-            return reason == null || reason.isEmpty() ? text : text + " (" + reason + ")";
-        }
-    }
+    public record GuardDecision(int healPoint, String stage, String verdict, String reason) {}
 }
