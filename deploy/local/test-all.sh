@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the repository against real services: the Python runtime's tests, the dataset
-# check, and the Maven build with all Java tests (unit, Quarkus, standalone and distributed runs).
+# tooling's tests and a sample validation, and the Maven build with all Java tests (unit, Quarkus,
+# standalone and distributed runs).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export HEALBENCH_HOME="$PWD"
@@ -12,8 +13,11 @@ deploy/local/keycloak.sh start
 echo "== healrt tests (every supported interpreter)" >&2
 healrt/run-tests.sh
 
-echo "== dataset check" >&2
-python3 dataset/tools/check_instances.py
+echo "== dataset tooling tests" >&2
+python3 -m pytest -q -p no:cacheprovider dataset/tools/tests
+
+echo "== dataset check (a random stratified sample; the seed is printed)" >&2
+./healbench dataset validate --sample 20 --seed "$RANDOM"
 
 echo "== Java build and tests" >&2
 mvn -B verify "$@"

@@ -1,0 +1,121 @@
+"""Runs a plan's target test through healrt without a controller and reads its outcome.
+
+healrt does not intercept then; its outcome file says whether the target ran and passed, and where
+it crashed (`crash`, see healrt/healrt/plugin.py). The run is confined with bubblewrap when it is
+installed and usable: read-only `/`, the workspace writable, a private /tmp, no network, killed
+with its parent. Without it, the run is a plain child process (still with a clean environment,
+HOME and TMPDIR inside the workspace, and a wall-clock timeout that kills its process group).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import HEALRT_DIR
+from .materialize import Plan
+
+_BWRAP_PROBE_TIMEOUT_S = 20
+_TAIL = 800
+
+
+@dataclasses.dataclass(frozen=True)
+class RunResult:
+    passed: bool
+    ran: bool
+    crash: dict[str, Any] | None
+    exit_cause: str
+    detail: str
+
+
+def run_target(plan: Plan, timeout_s: float) -> RunResult:
+    workspace = plan.workspace
+    spec_path, outcome_path = workspace / "healrt-spec.json", workspace / "outcome.json"
+    spec = {
+        "source_dir": plan.source_dir,
+        "project_modules": plan.project_modules,
+        "pytest_args": plan.pytest_args,
+        "target_test": plan.target_test,
+        "intercept": False,
+        "outcome_file": str(outcome_path),
+        # Private to this workspace: rewrites are reused across the runs of one variant, and no
+        # other run can plant code in them (docs/control-protocol.md, code_cache).
+        "code_cache": str(workspace / ".healrt-code"),
+    }
+    spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    outcome_path.unlink(missing_ok=True)
+    (workspace / "tmp").mkdir(exist_ok=True)
+    command = [plan.python, "-m", "healrt", "--spec", str(spec_path)]
+    if bwrap_usable():
+        command = _bwrap(workspace) + command
+    try:
+        proc = subprocess.Popen(command, cwd=workspace, env=_environment(plan), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
+    except OSError as error:
+        return RunResult(False, False, None, "error", f"cannot start {plan.python}: {error}")
+    try:
+        output, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return RunResult(False, False, None, "timeout", f"no result within {timeout_s:g}s")
+    finally:
+        _kill_group(proc)  # a test's stray children must not outlive the run
+    try:
+        outcome = json.loads(outcome_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return RunResult(False, False, None, f"no outcome (exit {proc.returncode})", output[-_TAIL:].strip())
+    ran, passed = bool(outcome.get("ran")), bool(outcome.get("passed"))
+    detail = str(outcome.get("detail") or "")
+    if not ran or (not passed and not detail):
+        detail = output[-_TAIL:].strip()  # pytest's output says why (not found, a collection error, ...)
+    return RunResult(passed=passed, ran=ran, crash=outcome.get("crash"), exit_cause=str(outcome.get("exit_cause")),
+                     detail=detail)
+
+
+def _environment(plan: Plan) -> dict[str, str]:
+    """A clean environment: nothing of the caller's leaks into the run but PATH and the locale."""
+    workspace = str(plan.workspace)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": workspace,
+        "TMPDIR": str(plan.workspace / "tmp"),
+        "PYTHONPATH": os.pathsep.join([str(HEALRT_DIR), *plan.pythonpath]),
+    }
+    env.update(plan.env)
+    return env
+
+
+def _bwrap(workspace: Path) -> list[str]:
+    # Order matters: the private /tmp first, then the workspace bound on top (it may live in /tmp).
+    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--bind", str(workspace), str(workspace), "--unshare-net", "--die-with-parent",
+            "--chdir", str(workspace), "--"]
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_usable() -> bool:
+    """bwrap is installed and can create its namespaces here (a container may forbid them)."""
+    if shutil.which("bwrap") is None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="hbdata-bwrap-") as scratch:
+        try:
+            probe = subprocess.run(_bwrap(Path(scratch)) + ["true"], capture_output=True,
+                                   timeout=_BWRAP_PROBE_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    return probe.returncode == 0
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()

@@ -1,0 +1,57 @@
+"""`hbdata stats` (docs/dataset.md §7): validates what has no record for its current digest, then
+counts the validated instances by code base, tier and error type."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any, TextIO
+
+from .instances import Instance, load_all
+from .validate import print_verdict, read_record, unvalidated, validate_many
+
+
+def stats_command(args: argparse.Namespace, out: TextIO | None = None, progress: TextIO | None = None) -> int:
+    out, progress = out or sys.stdout, progress or sys.stderr  # looked up at call time: tests capture them
+    instances, errors = load_all(args.dataset)
+    for error in errors:
+        print(f"malformed: {error}", file=progress)
+    pending = unvalidated(instances)
+    if pending:
+        print(f"validating {len(pending)} instance(s) without a record on this machine", file=progress)
+        validate_many(pending, args.runs, args.jobs, args.timeout, lambda v: print_verdict(v, progress))
+    records = {instance.id: read_record(instance) for instance in instances}
+    validated = [i for i in instances if (records[i.id] or {}).get("passed")]
+    # Malformed instances count as instances that failed validation.
+    summary = summarize(validated, total=len(instances) + len(errors))
+    print_table(validated, summary, out)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True), file=out)
+    return 0
+
+
+def summarize(validated: list[Instance], total: int) -> dict[str, Any]:
+    tiers = Counter(i.tier for i in validated)
+    return {
+        "instances": total,
+        "validated": len(validated),
+        "failed": total - len(validated),
+        "real_bug": tiers["real-bug"],
+        "injected": tiers["injected"],
+        "subjects": len({i.codebase for i in validated}),
+        "by_subject": dict(sorted(Counter(i.codebase for i in validated).items())),
+        "by_error_type": dict(sorted(Counter(i.expected_crash.type for i in validated).items())),
+    }
+
+
+def print_table(validated: list[Instance], summary: dict[str, Any], out: TextIO) -> None:
+    rows = sorted(Counter((i.codebase, i.tier, i.expected_crash.type) for i in validated).items())
+    header = ("code base", "tier", "error type", "count")
+    cells = [header] + [(codebase, tier, error, str(count)) for (codebase, tier, error), count in rows]
+    widths = [max(len(row[col]) for row in cells) for col in range(len(header))]
+    for row in cells:
+        print("  ".join(cell.rjust(w) if col == 3 else cell.ljust(w) for col, (cell, w) in enumerate(zip(row, widths))),
+              file=out)
+    print(f"validated {summary['validated']} of {summary['instances']} instance(s): {summary['real_bug']} real-bug, "
+          f"{summary['injected']} injected, {summary['subjects']} code base(s); {summary['failed']} failed", file=out)
