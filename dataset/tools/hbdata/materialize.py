@@ -41,10 +41,16 @@ class Plan:
     env: dict[str, str]
     pythonpath: list[str]
     readable: list[str]
+    # source_dir relative to WS/src: the subject's import_root ("" unless a src-layout tree).
+    import_root: str = ""
 
     @property
     def workspace(self) -> Path:
-        return Path(self.source_dir).parent
+        return Path(self.source_dir).parents[len(Path(self.import_root).parts)]
+
+    def subject_path(self, source_relative: str) -> str:
+        """A path healrt reports relative to source_dir, made relative to the subject root."""
+        return str(Path(self.import_root) / source_relative) if self.import_root else source_relative
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=1)
@@ -54,11 +60,14 @@ class Plan:
         return cls(**json.loads(Path(path).read_text(encoding="utf-8")))
 
 
-def project_modules(project_roots: tuple[str, ...] | list[str]) -> list[str]:
-    """Top-level module names healrt instruments: `toolz` for `toolz`, `colorsys` for `colorsys.py`."""
+def project_modules(project_roots: tuple[str, ...] | list[str], import_root: str = "") -> list[str]:
+    """Top-level module names healrt instruments: `toolz` for `toolz`, `colorsys` for `colorsys.py`,
+    `jinja2` for `src/jinja2` when the import root is `src`."""
     names: list[str] = []
+    prefix = import_root.strip("/") + "/" if import_root else ""
     for root in project_roots:
-        top = root.strip("/").split("/")[0].removesuffix(".py")
+        root = root.strip("/")
+        top = root.removeprefix(prefix).split("/")[0].removesuffix(".py")
         if top not in names:
             names.append(top)
     return names
@@ -89,20 +98,22 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
     node = f"{target}::{instance.target_test.partition('::')[2]}"
     basetemp = workspace / (instance.basetemp or "basetemp")
     config = subject.config
+    import_root = config.import_root if config else ""
     plan = Plan(
         instance=instance.id,
         variant=variant,
         digest=instance.digest,
         python=str(python),
         subject_root=str(subject.root),
-        source_dir=str(source_dir),
-        project_modules=project_modules(instance.project_roots),
+        source_dir=str(source_dir / import_root) if import_root else str(source_dir),
+        project_modules=project_modules(instance.project_roots, import_root),
         target_test=node,
         pytest_args=[node, "-q", "-p", "no:cacheprovider", "--rootdir", str(workspace), f"--basetemp={basetemp}",
                      *(config.pytest_args if config else [])],
         env={**BASE_ENV, **instance.env},
         pythonpath=[str(p) for p in subject.pythonpath],
         readable=[str(p) for p in subject.readable],
+        import_root=import_root,
     )
     (workspace / "plan.json").write_text(plan.to_json() + "\n", encoding="utf-8")
     return plan

@@ -74,8 +74,10 @@ def run_target(plan: Plan, timeout_s: float) -> RunResult:
     detail = str(outcome.get("detail") or "")
     if not ran or (not passed and not detail):
         detail = output[-_TAIL:].strip()  # pytest's output says why (not found, a collection error, ...)
-    return RunResult(passed=passed, ran=ran, crash=outcome.get("crash"), exit_cause=str(outcome.get("exit_cause")),
-                     detail=detail)
+    crash = outcome.get("crash")
+    if crash and crash.get("file") is not None:
+        crash = {**crash, "file": plan.subject_path(crash["file"])}  # expected_crash.file is subject-relative
+    return RunResult(passed=passed, ran=ran, crash=crash, exit_cause=str(outcome.get("exit_cause")), detail=detail)
 
 
 def _environment(plan: Plan) -> dict[str, str]:

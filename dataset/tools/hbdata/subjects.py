@@ -69,6 +69,9 @@ class SubjectConfig:
     deselect: list[str]
     deps: list[str]
     policy: str
+    # The directory of the subject root that goes on sys.path ("src" for a src-layout tree such as
+    # jinja2's); project_roots and expected_crash.file stay relative to the subject root.
+    import_root: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,6 +191,7 @@ def load_config(path: Path) -> SubjectConfig:
     for key in _REQUIRED:
         if data.get(key) in (None, "", []):
             raise bad(key, "missing")
+    data.setdefault("import_root", "")
     for key in fields - set(_LISTS):
         if not isinstance(data[key], str):
             raise bad(key, f"must be a string, got {data[key]!r}")
