@@ -1,5 +1,6 @@
 package io.healbench.cli;
 
+import io.healbench.common.dataset.Tier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,13 +9,22 @@ import java.util.List;
  * The parsed command line. Bad input is rejected with a message that says what is wrong.
  *
  * <pre>
- * healbench run [--instances a,b] [--agent rules] [--guard-mode enforce|observe|off]
- *               [--repeats N] [--json] [--server host:port --token T]
+ * healbench run [--instances a,b] [--subject S] [--tier real-bug|injected] [--limit N] [--seed S]
+ *               [--agent rules] [--guard-mode enforce|observe|off] [--repeats N] [--json] [--server host:port --token T]
  * </pre>
+ *
+ * @param subject a subject string ({@code debian-source:toolz@0.12.0}) or a code base ({@code toolz}); null for all
+ * @param tier    null for both tiers
+ * @param limit   at most this many instances, a sample when more match; 0 for no limit
+ * @param seed    picks the sample
  */
 public record CliArguments(
         String command,
         List<String> instanceIds,
+        String subject,
+        Tier tier,
+        int limit,
+        long seed,
         String agent,
         String guardMode,
         int repeats,
@@ -23,8 +33,12 @@ public record CliArguments(
         String token) {
 
     public static final String USAGE = """
-            usage: healbench run [--instances ID,ID...] [--agent rules] [--guard-mode enforce|observe|off]
-                                 [--repeats N] [--json] [--server HOST:PORT [--token TOKEN]]
+            usage: healbench run [--instances ID,ID...] [--subject SUBJECT] [--tier real-bug|injected] [--limit N] [--seed S]
+                                 [--agent rules] [--guard-mode enforce|observe|off] [--repeats N] [--json]
+                                 [--server HOST:PORT [--token TOKEN]]
+              Selects a slice of the dataset: --instances, then --subject (a subject such as
+              debian-source:toolz@0.12.0, or a code base such as toolz or cpython-stdlib) and --tier,
+              then at most --limit instances (a sample fixed by --seed, default 0, when more match).
               Without --server, runs in standalone mode: all services in this process.""";
 
     /** Thrown for a command line that cannot be run; its message is shown with the usage. */
@@ -43,6 +57,10 @@ public record CliArguments(
             throw new UsageException("unknown command '" + command + "'");
         }
         List<String> instances = new ArrayList<>();
+        String subject = null;
+        Tier tier = null;
+        int limit = 0;
+        long seed = 0;
         String agent = "rules";
         String guardMode = "enforce";
         int repeats = 1;
@@ -60,6 +78,29 @@ public record CliArguments(
                         }
                     }
                 }
+                case "--subject" -> subject = value(args, ++i, arg);
+                case "--tier" -> {
+                    String text = value(args, ++i, arg);
+                    try {
+                        tier = Tier.parse(text);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--" + e.getMessage());
+                    }
+                }
+                case "--limit" -> {
+                    limit = count(value(args, ++i, arg), arg);
+                    if (limit < 1) {
+                        throw new UsageException("--limit must be at least 1, got " + limit);
+                    }
+                }
+                case "--seed" -> {
+                    String text = value(args, ++i, arg);
+                    try {
+                        seed = Long.parseLong(text);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--seed must be a whole number, got '" + text + "'");
+                    }
+                }
                 case "--agent" -> agent = value(args, ++i, arg);
                 case "--guard-mode" -> {
                     guardMode = value(args, ++i, arg);
@@ -68,12 +109,7 @@ public record CliArguments(
                     }
                 }
                 case "--repeats" -> {
-                    String text = value(args, ++i, arg);
-                    try {
-                        repeats = Integer.parseInt(text);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--repeats must be a whole number, got '" + text + "'");
-                    }
+                    repeats = count(value(args, ++i, arg), arg);
                     if (repeats < 1 || repeats > 100) {
                         throw new UsageException("--repeats must be between 1 and 100, got " + repeats);
                     }
@@ -83,11 +119,58 @@ public record CliArguments(
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
-        return new CliArguments(command, Collections.unmodifiableList(instances), agent, guardMode, repeats, json, server, token);
+        return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, guardMode, repeats,
+                json, server, token);
     }
 
     public boolean standalone() {
         return server == null;
+    }
+
+    /** Whether the run is narrowed beyond {@code --instances}: by subject, tier or a limit. */
+    public boolean filtered() {
+        return subject != null || tier != null || limit > 0;
+    }
+
+    /** These arguments with the slice resolved to {@code ids}: no subject, tier or limit left to apply. */
+    public CliArguments withInstances(List<String> ids) {
+        return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, guardMode, repeats, json, server, token);
+    }
+
+    /** The command line that parses back to these arguments. */
+    public String[] toArgs() {
+        List<String> args = new ArrayList<>(List.of(command));
+        if (!instanceIds.isEmpty()) {
+            args.addAll(List.of("--instances", String.join(",", instanceIds)));
+        }
+        if (subject != null) {
+            args.addAll(List.of("--subject", subject));
+        }
+        if (tier != null) {
+            args.addAll(List.of("--tier", tier.label()));
+        }
+        if (limit > 0) {
+            args.addAll(List.of("--limit", Integer.toString(limit), "--seed", Long.toString(seed)));
+        }
+        args.addAll(List.of("--agent", agent, "--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
+        if (json) {
+            args.add("--json");
+        }
+        if (server != null) {
+            args.addAll(List.of("--server", server));
+        }
+        if (token != null) {
+            args.addAll(List.of("--token", token));
+        }
+        return args.toArray(String[]::new);
+    }
+
+    private static int count(String text, String option) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " must be a whole number, got '" + text + "'");
+        }
     }
 
     private static String value(String[] args, int index, String option) {

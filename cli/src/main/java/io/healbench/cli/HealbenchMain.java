@@ -4,6 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
+import io.healbench.common.dataset.InstanceFormatException;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
@@ -14,8 +15,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Entry point of the {@code healbench} command. Standalone mode boots the four services in this
- * JVM on an embedded PostgreSQL and a loopback port; remote mode is a plain gRPC client.
+ * Entry point of the {@code healbench} command. The slice of the dataset to run is resolved first,
+ * from the local dataset; then standalone mode boots the four services in this JVM on an embedded
+ * PostgreSQL and a loopback port, and remote mode is a plain gRPC client.
  */
 @QuarkusMain
 public class HealbenchMain {
@@ -31,10 +33,24 @@ public class HealbenchMain {
             return;
         }
         Path home = home();
+        DatasetSlice slice;
+        try {
+            slice = DatasetSlice.resolve(parsed, home.resolve("dataset"));
+        } catch (CliArguments.UsageException e) {
+            System.err.println("healbench: " + e.getMessage());
+            System.err.println(CliArguments.USAGE);
+            System.exit(2);
+            return;
+        } catch (InstanceFormatException e) {
+            System.err.println("healbench: the dataset is malformed: " + e.getMessage());
+            System.exit(3);
+            return;
+        }
+        System.out.println(slice.description());
         if (parsed.standalone()) {
-            runStandalone(home, args);
+            runStandalone(home, slice.arguments().toArgs());
         } else {
-            System.exit(runRemote(parsed, home));
+            System.exit(runRemote(slice.arguments(), home));
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.common.dataset.Tier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,11 @@ class CliArgumentsTest {
         assertEquals(1, args.repeats());
         assertTrue(args.instanceIds().isEmpty());
         assertFalse(args.json());
+        assertFalse(args.filtered());
+        assertEquals(null, args.subject());
+        assertEquals(null, args.tier());
+        assertEquals(0, args.limit());
+        assertEquals(0, args.seed());
     }
 
     @Test
@@ -35,6 +41,33 @@ class CliArgumentsTest {
     }
 
     @Test
+    void readsTheSliceOptions() {
+        CliArguments args = CliArguments.parse("run", "--subject", "toolz", "--tier", "real-bug", "--limit", "5", "--seed", "-3",
+                "--instances", "a,b");
+        assertEquals("toolz", args.subject());
+        assertEquals(Tier.REAL_BUG, args.tier());
+        assertEquals(5, args.limit());
+        assertEquals(-3, args.seed());
+        assertEquals(List.of("a", "b"), args.instanceIds());
+        assertTrue(args.filtered());
+        assertTrue(CliArguments.parse("run", "--tier", "injected").filtered());
+        assertFalse(CliArguments.parse("run", "--instances", "a", "--seed", "9").filtered());
+    }
+
+    @Test
+    void argumentsRoundTripAndAResolvedSliceKeepsTheRest() {
+        CliArguments args = CliArguments.parse("run", "--subject", "cpython-stdlib@3.11.7", "--tier", "injected", "--limit", "2",
+                "--seed", "4", "--agent", "healer", "--guard-mode", "off", "--repeats", "2", "--json", "--server", "h:1", "--token", "t");
+        assertEquals(args, CliArguments.parse(args.toArgs()));
+        CliArguments resolved = args.withInstances(List.of("x", "y"));
+        assertEquals(List.of("x", "y"), resolved.instanceIds());
+        assertFalse(resolved.filtered());
+        assertEquals("healer", resolved.agent());
+        assertEquals(2, resolved.repeats());
+        assertEquals(resolved, CliArguments.parse(resolved.toArgs()));
+    }
+
+    @Test
     void badInputIsExplained() {
         assertEquals("missing command", assertThrows(CliArguments.UsageException.class, CliArguments::parse).getMessage());
         assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("fly")).getMessage().contains("'fly'"));
@@ -46,5 +79,18 @@ class CliArgumentsTest {
                 .getMessage().contains("needs a value"));
         assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--bogus"))
                 .getMessage().contains("--bogus"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--tier", "fake"))
+                .getMessage().contains("--tier must be one of real-bug, injected, got 'fake'"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--limit", "0"))
+                .getMessage().contains("--limit must be at least 1"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--limit", "five"))
+                .getMessage().contains("--limit must be a whole number"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--seed", "x"))
+                .getMessage().contains("--seed must be a whole number"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--subject"))
+                .getMessage().contains("--subject needs a value"));
+        for (String option : List.of("--instances", "--subject", "--tier", "--limit", "--seed")) {
+            assertTrue(CliArguments.USAGE.contains(option), option);
+        }
     }
 }

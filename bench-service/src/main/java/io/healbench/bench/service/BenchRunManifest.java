@@ -40,6 +40,8 @@ public class BenchRunManifest {
             node.put("id", instance.id());
             node.put("digest", instance.digest());
             node.put("subject", instance.subject().toString());
+            node.put("codebase", instance.codebase());
+            node.put("tier", instance.tier().label());
             node.put("python", instance.python());
             node.put("target_test", instance.targetTest());
             ObjectNode seeds = node.putObject("seeds");

@@ -19,9 +19,16 @@ public interface SandboxConfig {
     /** Directory holding the {@code healrt} package; default {@code ${healbench.home}/healrt}. */
     Optional<Path> healrtDir();
 
-    /** pyenv root whose {@code versions/X.Y.Z} hold the interpreters and their stdlib. */
-    @WithDefault("/root/.pyenv")
-    Path pyenvRoot();
+    /**
+     * The interpreter that runs the dataset tooling ({@code python3 -m hbdata materialize}); it needs only the
+     * standard library. The instance's own interpreter comes from the workspace's run plan.
+     */
+    @WithDefault("python3")
+    String hbdataPython();
+
+    /** Time allowed to materialize a workspace; the first use of a subject fetches it into the cache. */
+    @WithDefault("600s")
+    Duration materializeTimeout();
 
     /** Live sessions (process not yet ended) allowed at once; more are refused. */
     @WithDefault("4")

@@ -6,9 +6,10 @@ import java.nio.file.Path;
 
 /**
  * One materialized copy of an instance: {@code dir/src} holds the project roots of the chosen variant,
- * and the control socket, runtime spec and outcome file live in {@code dir}.
+ * {@code plan} says how to run its target test, and the control socket, runtime spec and outcome file
+ * live in {@code dir}.
  */
-public record Workspace(Path dir, Instance instance, Variant variant, SubjectInstallation subject) {
+public record Workspace(Path dir, Instance instance, Variant variant, RunPlan plan) {
 
     public Path sourceDir() {
         return dir.resolve("src");

@@ -1,73 +1,127 @@
 package io.healbench.sandbox.service.workspace;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.healbench.common.dataset.Instance;
+import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.model.Variant;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
- * Creates a fresh workspace for (instance, variant): copies the subject's project roots into
- * {@code <ws>/src} and applies the variant's patch there. The pristine subject is never touched.
+ * Creates a fresh workspace for (instance, variant) with the dataset tooling, the one implementation of subject
+ * fetching and workspace layout: {@code python3 -m hbdata materialize} (docs/dataset.md §5) copies the project
+ * roots into {@code <ws>/src}, applies the variant's patch, and writes {@code <ws>/plan.json}, which this reads.
+ * The pristine subject is never touched.
  */
 @ApplicationScoped
 public class WorkspaceMaterializer {
 
-    private static final long PATCH_TIMEOUT_SECONDS = 60;
+    /** How much of the tool's stderr a failure carries. */
+    private static final int STDERR_LIMIT = 4000;
+    /** The prefix of hbdata's own report of a bad instance, subject or patch, as opposed to a crash of the tool. */
+    private static final String TOOL_ERROR = "hbdata materialize: ";
+    private static final ObjectMapper PLAN = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final Path workspaceRoot;
-    private final SubjectLocator subjects;
+    private final Path home;
+    private final Path datasetTools;
+    private final String python;
+    private final Duration timeout;
 
-    public WorkspaceMaterializer(SandboxPaths paths, SubjectLocator subjects) {
+    public WorkspaceMaterializer(SandboxPaths paths, SandboxConfig config) {
         this.workspaceRoot = paths.workspaceRoot();
-        this.subjects = subjects;
+        this.home = paths.home();
+        this.datasetTools = paths.datasetTools();
+        this.python = config.hbdataPython();
+        this.timeout = config.materializeTimeout();
     }
 
     public Workspace materialize(Instance instance, Variant variant) {
-        SubjectInstallation subject = subjects.locate(instance);
-        for (String root : instance.projectRoots()) {
-            if (!Files.exists(subject.subjectRoot().resolve(root))) {
-                throw new SandboxException(Kind.FAILED_PRECONDITION, "PROJECT_ROOT_MISSING",
-                        "instance " + instance.id() + ": project root '" + root + "' does not exist in " + subject.subjectRoot());
-            }
-        }
         Path dir = createDirectory();
-        Workspace workspace = new Workspace(dir, instance, variant, subject);
         try {
-            Files.createDirectories(workspace.sourceDir());
-            for (String root : instance.projectRoots()) {
-                copy(subject.subjectRoot().resolve(root), workspace.sourceDir().resolve(root));
-            }
-            String patch = variant == Variant.BUGGY ? instance.bugPatch() : instance.fixPatch();
-            if (patch != null) {
-                applyPatch(instance, instance.file(patch), workspace.sourceDir());
-            } else if (variant == Variant.BUGGY) {
-                throw new SandboxException(Kind.FAILED_PRECONDITION, "BUG_PATCH_MISSING",
-                        "instance " + instance.id() + " has no bug_patch: the subject ships the bug, which needs a fetched subject, not "
-                                + instance.subject());
-            }
-            return workspace;
+            runTool(instance, variant, dir);
+            RunPlan plan = PLAN.readValue(dir.resolve("plan.json").toFile(), RunPlan.class);
+            return new Workspace(dir, instance, variant, plan);
         } catch (IOException e) {
             delete(dir);
             throw new SandboxException(Kind.INTERNAL, "WORKSPACE_IO", "cannot materialize " + instance.id() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             delete(dir);
             throw e;
+        }
+    }
+
+    private void runTool(Instance instance, Variant variant, Path dir) throws IOException {
+        List<String> command = List.of(python, "-m", "hbdata", "materialize", "--instance", instance.directory().toString(),
+                "--variant", variant.name().toLowerCase(Locale.ROOT), "--workspace", dir.toString());
+        // Run from the repository root, so that the tool names files as dataset/instances/<id>/...
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("PYTHONPATH", datasetTools.toString());
+        builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new SandboxException(Kind.INTERNAL, "MATERIALIZE_UNAVAILABLE", "cannot run " + python + " -m hbdata: " + e.getMessage(), e);
+        }
+        process.getOutputStream().close();
+        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readLimited(process.getErrorStream()));
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new SandboxException(Kind.DEADLINE_EXCEEDED, "MATERIALIZE_TIMEOUT", "instance " + instance.id()
+                        + ": hbdata materialize did not finish within " + timeout.toSeconds() + " s");
+            }
+            if (process.exitValue() != 0) {
+                String report = stderr.get(10, TimeUnit.SECONDS).strip();
+                // hbdata reports what is wrong with the instance, its subject or its patch in one prefixed
+                // message; anything else (a traceback) is a fault of the tool, not of the request.
+                boolean toolReport = report.startsWith(TOOL_ERROR);
+                throw new SandboxException(toolReport ? Kind.FAILED_PRECONDITION : Kind.INTERNAL,
+                        toolReport ? "MATERIALIZE_FAILED" : "MATERIALIZE_CRASHED",
+                        "instance " + instance.id() + " (" + variant + "): " + (toolReport ? report.substring(TOOL_ERROR.length())
+                                : "hbdata materialize exited with status " + process.exitValue() + ": " + report));
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while materializing " + instance.id(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new SandboxException(Kind.INTERNAL, "MATERIALIZE_CRASHED", "instance " + instance.id()
+                    + ": hbdata materialize failed with status " + process.exitValue() + " and no readable report", e);
+        }
+    }
+
+    private static String readLimited(InputStream in) {
+        try (in) {
+            byte[] all = in.readAllBytes();
+            String text = new String(all, StandardCharsets.UTF_8);
+            return text.length() > STDERR_LIMIT ? "..." + text.substring(text.length() - STDERR_LIMIT) : text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -94,52 +148,6 @@ public class WorkspaceMaterializer {
             return dir;
         } catch (IOException e) {
             throw new SandboxException(Kind.INTERNAL, "WORKSPACE_IO", "cannot create a workspace under " + workspaceRoot + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        if (Files.isRegularFile(from)) {
-            Files.createDirectories(to.getParent());
-            Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-            return;
-        }
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                if (dir.getFileName().toString().equals("__pycache__")) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    private static void applyPatch(Instance instance, Path patch, Path sourceDir) throws IOException {
-        Process process = new ProcessBuilder(List.of("patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-d", sourceDir.toString(), "-i", patch.toString()))
-                .redirectErrorStream(true)
-                .start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        try {
-            if (!process.waitFor(PATCH_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new SandboxException(Kind.FAILED_PRECONDITION, "PATCH_FAILED", "instance " + instance.id() + ": patch " + patch.getFileName() + " timed out");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while applying " + patch, e);
-        }
-        if (process.exitValue() != 0) {
-            throw new SandboxException(Kind.FAILED_PRECONDITION, "PATCH_FAILED",
-                    "instance " + instance.id() + ": " + patch.getFileName() + " does not apply to " + instance.subject()
-                            + " (patch exit " + process.exitValue() + "): " + output);
         }
     }
 }

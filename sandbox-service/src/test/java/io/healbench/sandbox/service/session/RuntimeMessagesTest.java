@@ -15,7 +15,7 @@ import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionState;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.model.Variant;
-import io.healbench.sandbox.service.workspace.SubjectInstallation;
+import io.healbench.sandbox.service.workspace.RunPlan;
 import io.healbench.sandbox.service.workspace.Workspace;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,11 +35,12 @@ class RuntimeMessagesTest {
     }
 
     private Session session(long outputLimit, Function<Outcome, CompletableFuture<Outcome>> completion) {
-        Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "3.11.7", List.of("colorsys.py"),
-                "bug.patch", null, "test/test_colorsys.py::T::t", new Instance.ExpectedCrash("TypeError", "colorsys.py", "f", 1),
-                "default", Map.of(), Map.of(), Path.of("/nonexistent"), "sha256:0");
+        Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "cpython-stdlib", "3.11.7", List.of("colorsys.py"),
+                "bug.patch", null, "test/test_colorsys.py::T::t", Instance.ORIGIN_SUBJECT, new Instance.ExpectedCrash("TypeError", "colorsys.py", "f", 1),
+                "default", Map.of("kind", "injected"), Map.of(), Path.of("/nonexistent"), "0");
         Workspace ws = new Workspace(Path.of("/nonexistent/ws"), instance, Variant.BUGGY,
-                new SubjectInstallation(Path.of("/nonexistent/lib"), Path.of("/nonexistent/python"), "3.11.7"));
+                new RunPlan("sandbox-unit", "buggy", "0", "/nonexistent/python", "/nonexistent/lib", "/nonexistent/ws/src", List.of("colorsys"),
+                        "/nonexistent/lib/test/test_colorsys.py::T::t", List.of(), Map.of(), List.of(), List.of()));
         return new Session("unit", ws, Map.of("tenant", "t"), new HealEventSink() {
             @Override
             public void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType) {}

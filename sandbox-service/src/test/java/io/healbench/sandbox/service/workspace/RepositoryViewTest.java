@@ -34,10 +34,12 @@ class RepositoryViewTest {
 
     @BeforeEach
     void tree() throws Exception {
-        Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "3.11.7", List.of("pkg"),
-                "bug.patch", null, "test/test_x.py", new Instance.ExpectedCrash("TypeError", "pkg/a.py", "f", 1),
-                "default", Map.of(), Map.of(), dir, "sha256:0");
-        workspace = new Workspace(dir, instance, Variant.BUGGY, new SubjectInstallation(dir, dir.resolve("python"), "3.11.7"));
+        Instance instance = new Instance("sandbox-unit", Subject.parse("cpython-stdlib@3.11.7"), "cpython-stdlib", "3.11.7", List.of("pkg"),
+                "bug.patch", null, "test/test_x.py::test_f", Instance.ORIGIN_SUBJECT, new Instance.ExpectedCrash("TypeError", "pkg/a.py", "f", 1),
+                "default", Map.of("kind", "injected"), Map.of(), dir, "0");
+        RunPlan plan = new RunPlan("sandbox-unit", "buggy", "0", dir.resolve("python").toString(), dir.toString(), dir.resolve("src").toString(),
+                List.of("pkg"), "test/test_x.py::test_f", List.of(), Map.of(), List.of(), List.of());
+        workspace = new Workspace(dir, instance, Variant.BUGGY, plan);
         Path src = workspace.sourceDir();
         Files.createDirectories(src.resolve("pkg/sub"));
         Files.writeString(src.resolve("pkg/a.py"), "import os\n\ndef f(x):\n    return X + x\n");
