@@ -4,3 +4,7 @@ See docs/control-protocol.md for the contract with the controller.
 """
 
 PROTOCOL_VERSION = 1
+
+from .sinks import HealGuardViolation, protected
+
+__all__ = ["PROTOCOL_VERSION", "HealGuardViolation", "protected"]

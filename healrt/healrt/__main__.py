@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from . import replay
+from . import guard, replay
 from .codecache import CodeCache, cache_dir
 from .intercept import install, overlayable
 from .plugin import OutcomePlugin
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         pytest_args = replay.pytest_args(spec, directory)
         replay.seed_random()
     runtime = Runtime(spec, session, replay.selection(recorded) if spec.mode == "replay" else None, script)
-    plugin = OutcomePlugin(spec.target_file, spec.target_name, lambda: _swap_in_project(spec, runtime))
+    plugin = OutcomePlugin(spec.target_file, spec.target_name, spec.source_dir, lambda: _swap_in_project(spec, runtime))
     crash_sites = replay.CrashSitePlugin(replay.target_predicate(spec), replay.SiteFinder(runtime.table.is_instrumented))
     exit_cause = "exited"
     exit_code = 1
@@ -97,16 +97,18 @@ def main(argv: list[str] | None = None) -> int:
             "trace": trace_counts(runtime.table, spec.source_dir),
             "mode": spec.mode,
             "trace_complete": spec.mode == "full",
+            **guard.outcome_fields(),
         }
         if spec.mode == "replay":
             outcome["replay"] = {"sites": len(recorded), "restarts": restarts, "record_reused": record_reused}
         if spec.outcome_file:
-            with open(spec.outcome_file, "w", encoding="utf-8") as handle:
+            with guard.internal(), open(spec.outcome_file, "w", encoding="utf-8") as handle:
                 json.dump(outcome, handle, indent=1)
         if session is not None:
             try:
                 runtime.report_repeats()
-                session.send({"type": "finished", "outcome": outcome})
+                with guard.internal():
+                    session.send({"type": "finished", "outcome": outcome})
             except OSError:
                 pass  # the controller is gone; the outcome file still has the result
             session.close()
@@ -118,13 +120,14 @@ def _swap_in_project(spec: Spec, runtime: Runtime) -> None:
     for name in excluded:
         runtime.event("module_not_overlayable", module=name)
     names = [name for name in spec.project_modules if name not in excluded]
-    install(spec.source_dir, names, runtime.table, runtime.hooks, CodeCache(cache_dir(spec.code_cache)))
+    install(spec.source_dir, names, runtime.table, runtime.hooks, CodeCache(cache_dir(spec.code_cache)),
+            guard.rewriter())
 
 
 def _record(spec: Spec, record_path: str) -> int:
     """Replay mode's phase 1: the target test with nothing wrapped; its crash sites go to record_path."""
     runtime = Runtime(spec, None, selection={})
-    plugin = OutcomePlugin(spec.target_file, spec.target_name, lambda: _swap_in_project(spec, runtime))
+    plugin = OutcomePlugin(spec.target_file, spec.target_name, spec.source_dir, lambda: _swap_in_project(spec, runtime))
     crash_sites = replay.CrashSitePlugin(replay.target_predicate(spec), replay.SiteFinder(runtime.table.is_instrumented))
     replay.seed_random()
     exit_code = int(pytest.main(replay.pytest_args(spec, os.path.dirname(record_path)), plugins=[plugin, crash_sites]))

@@ -3,7 +3,7 @@
 An entry's key covers everything the rewrite of one file depends on:
 - the source bytes (sha256);
 - the interpreter (implementation, full version string, bytecode magic number);
-- the rewriter (a hash of rewrite.py and sites.py, the code that shapes the output);
+- the rewriter (a hash of rewrite.py, sites.py and fmtrewrite.py, the code that shapes the output);
 - the table's `rewrite_key` (what else shapes the output, e.g. the replay selection);
 - the first site id: site ids are global indices baked into the code as constants, so a file
   compiled after N other sites differs from the same file compiled first. Every run of one
@@ -43,7 +43,7 @@ _SITE_FIELDS = tuple(field.name for field in dataclasses.fields(Site))
 def _rewriter_version() -> str:
     digest = hashlib.sha256(str(_FORMAT).encode())
     package = Path(__file__).resolve().parent
-    for name in ("rewrite.py", "sites.py"):
+    for name in ("rewrite.py", "sites.py", "fmtrewrite.py"):
         digest.update((package / name).read_bytes())
     return digest.hexdigest()
 

@@ -8,6 +8,7 @@ import types
 from typing import Any
 
 from .sites import Site, SiteTable
+from .taint import HEALRT_DIR
 
 LOCAL_REPR_CAP = 8_000
 LOCALS_TOTAL_CAP = 30_000
@@ -84,7 +85,8 @@ def build_context(
         tb = tb.tb_next
     tb = tb.tb_next if tb is not None else None
     while tb is not None:
-        traceback_entries.append(_frame_entry(tb.tb_frame, tb.tb_lineno, table))
+        if not tb.tb_frame.f_code.co_filename.startswith(HEALRT_DIR):  # HealGuard's taintops helpers
+            traceback_entries.append(_frame_entry(tb.tb_frame, tb.tb_lineno, table))
         tb = tb.tb_next
     function_source = None
     if site.function_span is not None:

@@ -3,6 +3,8 @@
 Probes run on a namespace built from the frame (by default in a forked copy of the process).
 Heals are re-checked, dry-run in a fork (so a heal that raises leaves the live process untouched),
 then run on shallow copies of the frame's namespaces; changed bindings are written back.
+HealGuard (guard.py) runs with both: heal code that reaches a protected operation is a violation
+(the dry run refuses the heal in enforce mode), and an applied heal's sources get its label.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import io
 import sys
 import traceback
 import types
-from typing import Any
+from typing import Any, Callable
 
-from . import delta
+from . import delta, guard
 from .context import capped_repr, hidden_name
 from .forkrun import run_in_fork
 from .healcheck import HealRejected, check_heal
 from .rewrite import RETURN_SLOT
+from .sinks import HealGuardViolation
 from .sites import Site
 
 PROBE_TIMEOUT = 20.0
@@ -30,6 +33,8 @@ HEAL_TIMEOUT = 30.0
 OUTPUT_CAP = 16_000
 VALUE_CAP = 8_000
 RESUME_MODES = ("skip", "retry", "return")
+# The static stage's say on a dry-run heal: (Δk, truncated) -> None to apply it, or why not.
+StaticDecision = Callable[[list[dict[str, Any]], bool], str | None]
 
 # Before 3.13 f_locals is a snapshot that must be pushed back into the fast locals explicitly.
 _LOCALS_TO_FAST = None if sys.version_info >= (3, 13) else ctypes.pythonapi.PyFrame_LocalsToFast
@@ -100,7 +105,9 @@ def _binds_return_slot(tree: ast.Module) -> bool:
                for n in ast.walk(tree))
 
 
-def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout: float = HEAL_TIMEOUT) -> HealResult:
+def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout: float = HEAL_TIMEOUT,
+             heal_point: int = 0, decide: StaticDecision | None = None) -> HealResult:
+    """`decide` (the static stage) sees Δk of a successful dry run; a reason it returns aborts the heal."""
     try:
         tree = ast.parse(code, "<heal>")
     except SyntaxError as error:
@@ -117,33 +124,51 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
         return HealResult.failed("no_return_value", f"resume=return needs the heal to assign {RETURN_SLOT}")
     compiled = compile(tree, "<heal>", "exec")
 
-    dry = run_in_fork(lambda: _dry_run(compiled, tree, frame), timeout)
+    with guard.internal():
+        dry = run_in_fork(lambda: _dry_run(compiled, tree, frame, heal_point, site), timeout)
     if not dry.get("ok"):
-        reason = "timeout" if dry.get("timed_out") else "raised"
+        reason = "guard" if dry.get("guard") else "timeout" if dry.get("timed_out") else "raised"
         error_text = str(dry.get("error") or "")
+        if dry.get("guard"):
+            guard.adopt(dry["guard"])
         return HealResult.failed(reason, error_text.strip().splitlines()[-1] if error_text.strip() else reason, error_text)
+    if decide is not None:
+        refusal = decide(list(dry.get("delta") or []), bool(dry.get("delta_truncated")))
+        if refusal is not None:
+            return HealResult.failed("aborted", refusal)
 
+    guard.arm()
     namespace = frame_namespace(frame)
     before = dict(namespace)
+    sources_before = guard.snapshot(namespace)
     try:
-        exec(compiled, namespace)
-    except BaseException:
+        with guard.heal_running(heal_point, site.file, site.line):
+            exec(compiled, namespace)
+    except BaseException as error:
         # The dry run succeeded, so this is non-determinism; object mutations so far are live.
-        return HealResult.failed("raised_live", "the heal raised in the live process", traceback.format_exc())
+        reason = "guard" if isinstance(error, HealGuardViolation) else "raised_live"
+        return HealResult.failed(reason, "the heal raised in the live process", traceback.format_exc())
     missing = object()
     updates = {k: v for k, v in namespace.items()
                if k != "__builtins__" and not hidden_name(k) and before.get(k, missing) is not v}
+    guard.label_heal(heal_point, tree, sources_before, namespace, updates, frame, site.file, site.line)
     changed, dropped = write_back(frame, updates)
-    return HealResult(ok=True, changed=changed, dropped=dropped, return_value=namespace.get(RETURN_SLOT),
+    return HealResult(ok=True, changed=changed, dropped=dropped,
+                      return_value=updates.get(RETURN_SLOT, namespace.get(RETURN_SLOT)),
                       delta=list(dry.get("delta") or []), delta_truncated=bool(dry.get("delta_truncated")))
 
 
-def _dry_run(compiled: types.CodeType, tree: ast.Module, frame: types.FrameType) -> dict[str, Any]:
-    """Runs the heal in the fork; on success also computes its Δk there."""
+def _dry_run(compiled: types.CodeType, tree: ast.Module, frame: types.FrameType, heal_point: int,
+             site: Site) -> dict[str, Any]:
+    """Runs the heal in the fork, guarded; on success also computes its Δk there."""
+    guard.in_dry_run()
     namespace = frame_namespace(frame)
     before = delta.snapshot(namespace)
     try:
-        exec(compiled, namespace)
+        with guard.heal_running(heal_point, site.file, site.line):
+            exec(compiled, namespace)
+    except HealGuardViolation as violation:
+        return {"ok": False, "timed_out": False, "error": traceback.format_exc(), "guard": violation.decision}
     except BaseException:
         return {"ok": False, "timed_out": False, "error": traceback.format_exc()}
     try:

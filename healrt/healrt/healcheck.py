@@ -12,7 +12,9 @@ Python's AST:
   that are neither dunders nor forbidden;
 - ``allowed_modules``: the import allowlist (a module or any submodule of one);
 
-plus healrt's own rule (``healrt.hidden_prefix``): no name, attribute or imported name starting
+plus the grammar's shape (``_GRAMMAR_NODES``: statements and expressions HealCore.g4 has a rule
+for; any other, such as ``except*`` or a 3.12 ``type`` alias, is not HealCore on any interpreter),
+and healrt's own rule (``healrt.hidden_prefix``): no name, attribute or imported name starting
 with ``__`` or with the runtime's hidden prefix (``_healrt``), and no relative or star imports.
 """
 
@@ -41,7 +43,18 @@ _KEYWORD_NODES: dict[str, tuple[str, ...]] = {
     "nonlocal": ("Nonlocal",),
     "return": ("Return",),
     "with": ("With", "AsyncWith"),
+    "match": ("Match",),
 }
+
+#: The statement and expression nodes HealCore's grammar (HealCore.g4) produces. The excluded
+#: keywords above are checked first, for their precise reasons.
+_GRAMMAR_NODES: frozenset[str] = frozenset({
+    "Expr", "Assign", "AugAssign", "AnnAssign", "Delete", "Pass", "Break", "Continue", "Raise", "Assert",
+    "Import", "ImportFrom", "If", "While", "For", "Try",
+    "BoolOp", "NamedExpr", "BinOp", "UnaryOp", "IfExp", "Dict", "Set", "ListComp", "SetComp", "DictComp",
+    "Compare", "Call", "FormattedValue", "JoinedStr", "Constant", "Attribute", "Subscript", "Starred", "Name",
+    "List", "Tuple", "Slice",
+})
 
 _unmapped = sorted(set(_POLICY["excluded_keywords"]) - set(_KEYWORD_NODES))
 if _unmapped:
@@ -68,6 +81,7 @@ IMPORT_ALLOWLIST: frozenset[str] = frozenset(_POLICY["allowed_modules"])
 REFLECTIVE_CALLABLES: dict[str, str] = dict(_POLICY["reflective_calls"]["callables"])
 REFLECTIVE_REASON: str = _POLICY["reflective_calls"]["reason"]
 DUNDER_REASON: str = _POLICY["reasons"]["dunder"]
+SYNTAX_REASON: str = _POLICY["reasons"]["syntax"]
 IMPORT_REASON: str = _POLICY["reasons"]["import_not_allowed"]
 HIDDEN_PREFIX: str = _POLICY["healrt"]["hidden_prefix"]
 HIDDEN_REASON: str = _POLICY["healrt"]["hidden_prefix_reason"]
@@ -104,6 +118,12 @@ def _attribute_reason(attribute: str) -> str | None:
     return FORBIDDEN_ATTRIBUTES.get(attribute) or _hidden_reason(attribute)
 
 
+def _binding_reason(name: str) -> str | None:
+    """Why a name bound by ``import ... as`` or ``except ... as`` is refused: as a name, and no
+    reflective callable's name either (calls of it could not be checked, as the gate)."""
+    return _name_reason(name) or (REFLECTIVE_REASON if name in REFLECTIVE_CALLABLES else None)
+
+
 def check_heal(tree: ast.Module) -> None:
     """Raise HealRejected on the first violation."""
     called = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
@@ -111,6 +131,8 @@ def check_heal(tree: ast.Module) -> None:
         excluded = EXCLUDED_NODES.get(type(node))
         if excluded is not None:
             raise _reject(excluded[0], node, excluded[1])
+        if isinstance(node, (ast.stmt, ast.expr)) and type(node).__name__ not in _GRAMMAR_NODES:
+            raise _reject(type(node).__name__, node, SYNTAX_REASON + "no HealCore rule builds it")
         if isinstance(node, ast.comprehension) and node.is_async:
             raise _reject("async", node.iter, _POLICY["excluded_keywords"].get("async", "async code is not HealCore"))
         if isinstance(node, ast.Name):
@@ -126,7 +148,7 @@ def check_heal(tree: ast.Module) -> None:
             if node.attr in REFLECTIVE_CALLABLES:
                 _check_reflective(node.attr, node, called.get(id(node)))
         elif isinstance(node, ast.ExceptHandler) and node.name is not None:
-            reason = _name_reason(node.name)
+            reason = _binding_reason(node.name)
             if reason is not None:
                 raise _reject(f"name {node.name!r}", node, reason)
         elif isinstance(node, ast.Import):
@@ -141,15 +163,17 @@ def check_heal(tree: ast.Module) -> None:
                 if alias.name == "*":
                     raise HealRejected(f"import of '*' is not allowed ({_where(node)})")
                 reason = FORBIDDEN_ATTRIBUTES.get(alias.name) or _name_reason(alias.name)
+                if reason is None and alias.name in REFLECTIVE_CALLABLES and alias.asname not in (None, alias.name):
+                    reason = REFLECTIVE_REASON  # under another name its calls would escape the check
                 if reason is not None:
                     raise _reject(f"import of {alias.name!r}", node, reason)
                 _check_binding(alias, node)
 
 
 def _check_binding(alias: ast.alias, node: ast.AST) -> None:
-    """The name an ``as`` clause binds obeys the name rules."""
+    """The name an ``as`` clause binds obeys the binding rules."""
     if alias.asname is not None:
-        reason = _name_reason(alias.asname)
+        reason = _binding_reason(alias.asname)
         if reason is not None:
             raise _reject(f"name {alias.asname!r}", node, reason)
 
@@ -194,4 +218,6 @@ def _reflective_refusal(callable_name: str, call: ast.Call) -> str | None:
             reason = _hidden_reason(part) or FORBIDDEN_ATTRIBUTES.get(part) or FORBIDDEN_NAMES.get(part)
             if reason is not None:
                 return reason
+            if part in REFLECTIVE_CALLABLES:
+                return REFLECTIVE_REASON  # getattr(operator, "attrgetter") is attrgetter, uncalled
     return None

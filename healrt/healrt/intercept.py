@@ -7,6 +7,9 @@ loaded from `source_dir` too but not instrumented (`not_instrumented_reason`).
 Compiled rewrites are cached on disk by codecache (keyed by source, interpreter and rewriter),
 never in `__pycache__`: get_code is overridden, so no stale (or instrumented) bytecode is ever
 read from or written next to the sources.
+
+With HealGuard on, instrumented modules also get the formatting rewrite (fmtrewrite.py) before the
+statement rewrite, and are registered with the guard before they run (guard.register_module).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import sys
 import types
 from typing import Any, Sequence
 
+from . import guard
 from .codecache import CodeCache, Recorder
+from .fmtrewrite import FormatRewriter
 from .rewrite import rewrite_module
 from .sites import SiteTable
 
@@ -53,22 +58,28 @@ class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
 
 
 class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
-    def __init__(self, fullname: str, path: str, table: SiteTable, hooks: Any, cache: CodeCache) -> None:
+    def __init__(self, fullname: str, path: str, table: SiteTable, hooks: Any, cache: CodeCache,
+                 formatting: FormatRewriter | None) -> None:
         super().__init__(fullname, path)
         self._table = table
         self._hooks = hooks
         self._cache = cache
+        self._formatting = formatting
 
     def get_code(self, fullname: str) -> types.CodeType:
         data = self.get_data(self.path)
         source = importlib.util.decode_source(data)
         first_site = len(self._table.sites)
-        key = self._cache.key(data, self._table.rewrite_key(self.path), first_site)
+        variant = self._table.rewrite_key(self.path) + ("|" + self._formatting.key if self._formatting else "")
+        key = self._cache.key(data, variant, first_site)
         entry = self._cache.load(key, self.path)
         if entry is not None and entry.replay(self._table, self.path, source):
             return entry.code
         recorder = Recorder(self._table)
-        tree = rewrite_module(ast.parse(source, self.path), self.path, source, recorder)  # type: ignore[arg-type]
+        tree = ast.parse(source, self.path)
+        if self._formatting is not None:
+            tree = self._formatting.transform(tree, fullname)
+        tree = rewrite_module(tree, self.path, source, recorder)  # type: ignore[arg-type]
         code = compile(tree, self.path, "exec", dont_inherit=True)
         self._cache.store(key, code, first_site, recorder)
         return code
@@ -76,20 +87,26 @@ class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: types.ModuleType) -> None:
         module.__dict__["_healrt_rt"] = self._hooks
         module.__dict__["_healrt_hits"] = self._table.hits
+        if self._formatting is not None:
+            guard.register_module(module.__dict__)
         super().exec_module(module)
+        if self._formatting is not None:
+            guard.module_loaded(module.__dict__)
 
 
 class ProjectFinder:
     """A meta-path finder placed first, so it wins over pytest's sys.path manipulation too."""
 
     def __init__(
-        self, source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache
+        self, source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache,
+        formatting: FormatRewriter | None = None,
     ) -> None:
         self._source_dir = source_dir
         self._names = frozenset(names)
         self._table = table
         self._hooks = hooks
         self._cache = cache
+        self._formatting = formatting
         self.not_instrumented: dict[str, str] = {}  # module name -> reason
 
     def find_spec(
@@ -109,7 +126,8 @@ class ProjectFinder:
             self.not_instrumented[fullname] = reason
             spec.loader = _SourceOnlyLoader(fullname, spec.origin)
         else:
-            spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks, self._cache)
+            spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks, self._cache,
+                                               self._formatting)
         return spec
 
     def invalidate_caches(self) -> None:
@@ -122,15 +140,17 @@ def overlayable(name: str) -> bool:
 
 
 def install(
-    source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache | None = None
+    source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache | None = None,
+    formatting: FormatRewriter | None = None,
 ) -> ProjectFinder:
-    """Swap the project modules: drop the harness's copies and route future imports to source_dir."""
+    """Swap the project modules: drop the harness's copies and route future imports to source_dir.
+    `formatting`: HealGuard's formatting rewrite (None: the guard is off)."""
     wanted = frozenset(names)
     for loaded in list(sys.modules):
         if loaded.partition(".")[0] in wanted:
             del sys.modules[loaded]
     sys.path.insert(0, source_dir)
-    finder = ProjectFinder(source_dir, names, table, hooks, cache or CodeCache(None))
+    finder = ProjectFinder(source_dir, names, table, hooks, cache or CodeCache(None), formatting)
     sys.meta_path.insert(0, finder)
     importlib.invalidate_caches()
     return finder

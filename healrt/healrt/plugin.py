@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from types import TracebackType
 from typing import Any, Callable, Generator
 
 import pytest
@@ -17,12 +18,16 @@ class TargetRecord:
     proceeded: bool = True
     passed: bool = True
     details: list[str] = dataclasses.field(default_factory=list)
+    # Where the first exception of a target test's call phase was raised (crash_location()).
+    crash: dict[str, Any] | None = None
 
 
 class OutcomePlugin:
-    def __init__(self, target_file: str, target_name: str, before_collection: Callable[[], None]) -> None:
+    def __init__(self, target_file: str, target_name: str, source_dir: str,
+                 before_collection: Callable[[], None]) -> None:
         self._target_file = target_file
         self._target_name = target_name
+        self._source_dir = source_dir
         self._before_collection = before_collection
         self.record = TargetRecord()
 
@@ -52,6 +57,8 @@ class OutcomePlugin:
                 record.proceeded = False
         if report.skipped:
             return  # a skipped test neither passes nor fails; a target that never ran is caught by `ran`
+        if call.when == "call" and call.excinfo is not None and record.crash is None:
+            record.crash = crash_location(call.excinfo.value, call.excinfo.tb, self._source_dir)
         if not report.passed:
             record.passed = False
             if call.excinfo is not None:
@@ -60,7 +67,25 @@ class OutcomePlugin:
     def outcome_fields(self) -> dict[str, Any]:
         record = self.record
         return {
+            "ran": record.ran,
             "proceeded": record.ran and record.proceeded,
             "passed": record.ran and record.passed,
             "detail": "; ".join(record.details)[:DETAIL_CAP] if record.details else ("" if record.ran else "target test did not run"),
+            "crash": record.crash,
         }
+
+
+def crash_location(error: BaseException, tb: TracebackType | None, source_dir: str) -> dict[str, Any]:
+    """The exception's type (`__qualname__`, module-qualified unless a builtin) and the innermost
+    traceback frame whose file lies inside source_dir (file relative to it); file, function and
+    line are None when no frame does. The dataset's expected_crash is compared with this."""
+    cls = type(error)
+    name = cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    crash: dict[str, Any] = {"type": name, "file": None, "function": None, "line": None}
+    root = os.path.join(os.path.realpath(source_dir), "")
+    while tb is not None:
+        path = os.path.realpath(tb.tb_frame.f_code.co_filename)
+        if path.startswith(root):
+            crash.update(file=os.path.relpath(path, root), function=tb.tb_frame.f_code.co_name, line=tb.tb_lineno)
+        tb = tb.tb_next
+    return crash

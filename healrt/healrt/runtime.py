@@ -8,12 +8,14 @@ import threading
 import types
 from typing import Any
 
+from . import astexport, guard
 from .catching import VerdictMemo, never_intercepted, same_file, would_be_caught
 from .context import build_context
-from .heal import HealResult, run_heal, run_probe
+from .heal import HealResult, StaticDecision, run_heal, run_probe
 from .replay import Decision, Script
 from .rewrite import PROPAGATE, RETRY, RETURN, SKIP
 from .session import Session
+from .sinks import HealGuardViolation
 from .sites import Selection, Site, SiteTable
 from .spec import Spec
 
@@ -60,6 +62,8 @@ class Runtime:
         self._verdicts = VerdictMemo()
         # catch_undecided events already sent -> times seen since (see report_repeats).
         self._undecided_repeats: dict[tuple[str, str, int, str], int] = {}
+        guard.configure(spec.guard_mode, spec.guard_policy, self.event, self.table.is_instrumented,
+                        session.fileno() if session is not None else None)
 
     # ------------------------------------------------------------ called from instrumented code
 
@@ -73,6 +77,8 @@ class Runtime:
         exc = sys.exc_info()[1]
         if exc is None or not self._intercepting or never_intercepted(exc) or id(exc) in self._released:
             return PROPAGATE
+        if isinstance(exc, HealGuardViolation):
+            return PROPAGATE  # the guard's own decision, reported already: not a crash to heal
         if not self._pause_lock.acquire(blocking=False):
             return PROPAGATE
         try:
@@ -102,8 +108,7 @@ class Runtime:
         if replayed is not None:
             return replayed
         context = build_context(self.counters.heal_points, exc, frame, site, self.table, self._test_frame(frame))
-        assert self.session is not None
-        self.session.send({"type": "crash", "context": context})
+        self._send({"type": "crash", "context": context})
         return self._serve(exc, frame, site_id)
 
     def _serve(self, exc: BaseException, frame: types.FrameType, site_id: int) -> int:
@@ -117,13 +122,15 @@ class Runtime:
                 return self._release(exc)
             command = message.get("cmd")
             if command == "probe":
-                result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)),
-                                   self.spec.probe_timeout_s)
-                self.session.send({"type": "probe_result", "id": message.get("id"), **result})
+                with guard.internal():  # probes are not policy-checked (the fork isolates them)
+                    result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)),
+                                       self.spec.probe_timeout_s)
+                self._send({"type": "probe_result", "id": message.get("id"), **result})
             elif command == "heal":
                 resume = str(message.get("resume") or "skip")
-                healed = self._heal(str(message.get("code", "")), resume, frame, site)
-                self.session.send({
+                decide = self._static_stage(message.get("id"), frame, site, resume) if message.get("analyze") else None
+                healed = self._heal(str(message.get("code", "")), resume, frame, site, decide)
+                self._send({
                     "type": "heal_result", "id": message.get("id"), "ok": healed.ok,
                     "error": None if healed.ok else {"reason": healed.reason, "message": healed.message},
                     "traceback": healed.traceback, "changed": healed.changed, "resume": resume,
@@ -137,9 +144,10 @@ class Runtime:
             else:
                 self.event("bad_command", message=f"unknown or unexpected command {command!r}")
 
-    def _heal(self, code: str, resume: str, frame: types.FrameType, site: Site) -> HealResult:
-        healed = run_heal(code, frame, site, resume, self.spec.heal_timeout_s)
-        if healed.reason == "forbidden":
+    def _heal(self, code: str, resume: str, frame: types.FrameType, site: Site,
+              decide: StaticDecision | None = None) -> HealResult:
+        healed = run_heal(code, frame, site, resume, self.spec.heal_timeout_s, self.counters.heal_points, decide)
+        if healed.reason in ("forbidden", "aborted"):
             self.counters.heals_rejected += 1
             self.counters.rejections.append({"heal_point": self.counters.heal_points, "reason": healed.message})
         if healed.dropped:
@@ -152,6 +160,25 @@ class Runtime:
             self.decisions.append(Decision(self.counters.heal_points, (site.file, site.line, site.col),
                                            "heal", code, resume))
         return healed
+
+    def _static_stage(self, heal_id: Any, frame: types.FrameType, site: Site, resume: str) -> StaticDecision:
+        """The controller's static stage (docs/healguard.md §1): after the dry run, send the heal's Δk
+        and the code that runs next (heal_analysis), then wait for heal_commit or heal_abort."""
+        def decide(delta: list[dict[str, Any]], delta_truncated: bool) -> str | None:
+            assert self.session is not None
+            with guard.internal():  # healrt's own work: it reads the site table's sources, runs no program code
+                exported = astexport.analysis(frame, site, self.table, self.spec.source_dir, resume)
+            self._send({"type": "heal_analysis", "id": heal_id, "heal_point": self.counters.heal_points,
+                        "delta": delta, "delta_truncated": delta_truncated, **exported})
+            while True:
+                message = self.session.receive()
+                if message is None:
+                    return "the controller went away before deciding"  # _serve then releases the crash
+                command = message.get("cmd")
+                if command in ("heal_commit", "heal_abort") and message.get("id") == heal_id:
+                    return None if command == "heal_commit" else str(message.get("reason") or "aborted by the controller")
+                self.event("bad_command", message=f"expected heal_commit or heal_abort for heal {heal_id!r}, got {command!r}")
+        return decide
 
     def _replay(self, exc: BaseException, frame: types.FrameType, site: Site) -> int | None:
         """The action of a replayed decision (replay mode, after a restart); None to ask the controller."""
@@ -208,4 +235,9 @@ class Runtime:
 
     def event(self, kind: str, **fields: Any) -> None:
         if self.session is not None:
-            self.session.send({"type": "event", "kind": kind, **fields})
+            self._send({"type": "event", "kind": kind, **fields})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.session is not None
+        with guard.internal():  # healrt's own socket writes are not the program's network sends
+            self.session.send(message)

@@ -6,6 +6,10 @@ import dataclasses
 import functools
 import json
 import os
+from typing import Any
+
+from .guard import MODES as GUARD_MODES
+from .policy import parse_policy
 
 MODES = ("full", "replay")
 
@@ -26,6 +30,10 @@ class Spec:
     mode: str = "full"
     # Replay mode's record, restart state and basetemp; None: `.healrt-replay` next to the spec.
     replay_dir: str | None = None
+    # HealGuard's dynamic stage (guard.py): "enforce", "observe" or "off", and the protected-operation
+    # policy as JSON (default + subject, merged by the caller); None: healrt's default_policy.json.
+    guard_mode: str = "enforce"
+    guard_policy: dict[str, Any] | None = dataclasses.field(default=None, compare=False)
 
     @functools.cached_property
     def target_file(self) -> str:
@@ -53,7 +61,23 @@ def load_spec(path: str) -> Spec:
         code_cache=raw.get("code_cache"),
         mode=_mode(raw.get("mode", "full")),
         replay_dir=raw.get("replay_dir"),
+        **_guard(raw.get("guard", {})),
     )
+
+
+def _guard(raw: Any) -> dict[str, Any]:
+    raw = {} if raw is None else raw
+    if not isinstance(raw, dict):
+        raise ValueError("spec: guard must be an object {mode, policy}")
+    mode = raw.get("mode", "enforce")
+    if mode not in GUARD_MODES:
+        raise ValueError(f"spec: guard.mode must be one of {', '.join(GUARD_MODES)}, not {mode!r}")
+    policy = raw.get("policy")
+    if policy is not None:
+        if not isinstance(policy, dict):
+            raise ValueError("spec: guard.policy must be a policy object (dataset/policies/*.yaml as JSON)")
+        parse_policy(policy)  # a malformed policy fails here, naming the entry
+    return {"guard_mode": mode, "guard_policy": policy}
 
 
 def _mode(value: object) -> str:

@@ -177,7 +177,7 @@ def test_forbidden_heals_never_run(project, tmp_path):
         results.append(ctl.heal(write))
         exists_after.append(canary.exists())
     ctl = Controller(on_crash)
-    run_healrt(project("test_skip"), ctl)
+    run_healrt(project("test_skip", guard={"mode": "observe"}), ctl)  # enforce would refuse the file write
     assert [r["ok"] for r in results] == [False, False, False, True]
     assert all(r["error"]["reason"] == "forbidden" for r in results[:3])
     assert exists_after == [False, False, False, True]
