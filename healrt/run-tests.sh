@@ -13,12 +13,29 @@ interpreters=(
     /root/.pyenv/versions/3.12.1/bin/python
     /root/.pyenv/versions/3.13.0/bin/python
 )
+# Two interpreters at a time (the machine has 2 cores); each one's output is printed when it ends.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+run_on() {
+    local py=$1 log="$logs/$(echo "$1" | tr / _)"
+    {
+        echo "== healrt tests on $py ($("$py" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo missing))"
+        "$py" -m pytest tests -q -p no:cacheprovider "${@:2}"
+    } >"$log" 2>&1
+    local status=$?
+    cat "$log" >&2
+    return $status
+}
 failed=()
-for py in "${interpreters[@]}"; do
-    echo "== healrt tests on $py ($("$py" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo missing))" >&2
-    if ! "$py" -m pytest tests -q -p no:cacheprovider "$@"; then
-        failed+=("$py")
-    fi
+for ((i = 0; i < ${#interpreters[@]}; i += 2)); do
+    pids=()
+    for py in "${interpreters[@]:i:2}"; do
+        run_on "$py" "$@" &
+        pids+=("$!:$py")
+    done
+    for entry in "${pids[@]}"; do
+        wait "${entry%%:*}" || failed+=("${entry#*:}")
+    done
 done
 if ((${#failed[@]})); then
     echo "healrt tests failed on: ${failed[*]}" >&2

@@ -325,8 +325,9 @@ class SandboxHostileCodeTest {
     // ------------------------------------------------------------------ helpers
 
     private Session create(String instance, boolean intercept) {
+        // Guard off: these tests show what the OS-level isolation stops, so HealGuard must not stop the effects first.
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)
-                .setIntercept(intercept).setRequestId(UUID.randomUUID().toString()).build());
+                .setIntercept(intercept).setGuardMode("off").setRequestId(UUID.randomUUID().toString()).build());
         opened.add(session.getName());
         return session;
     }

@@ -86,8 +86,12 @@ class SandboxSessionGrpcTest {
     }
 
     private Session create(String attemptId) {
+        return create(attemptId, "enforce");
+    }
+
+    private Session create(String attemptId, String guardMode) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder()
-                .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true)
+                .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true).setGuardMode(guardMode)
                 .setRequestId(UUID.randomUUID().toString())
                 .putLabels("tenant", "t-sandbox-test").putLabels("run_id", "run-1").putLabels("attempt_id", attemptId)
                 .build());
@@ -102,7 +106,8 @@ class SandboxSessionGrpcTest {
     @Test
     void crashIsHealedAndTheTestProceeds() throws Exception {
         String attempt = "attempt-" + UUID.randomUUID();
-        Session session = create(attempt);
+        // observe: the control heal's own file write must run, not be stopped by HealGuard's dynamic stage.
+        Session session = create(attempt, "observe");
         assertEquals("t-sandbox-test", session.getLabelsOrThrow("tenant"));
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             CrashContext crash = watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT).getCrashed();

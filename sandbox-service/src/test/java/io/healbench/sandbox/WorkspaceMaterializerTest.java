@@ -127,7 +127,7 @@ class WorkspaceMaterializerTest {
     void theHealrtSpecAndLaunchComeFromThePlan() throws IOException {
         Workspace ws = materializer.materialize(instance(INSTANCE), Variant.BUGGY);
         try {
-            LaunchRequest launch = invocation.prepare(ws, true);
+            LaunchRequest launch = invocation.prepare(ws, true, "enforce");
             RunPlan plan = ws.plan();
             assertEquals(List.of(plan.python(), "-m", "healrt", "--spec", ws.runtimeSpec().toString()), launch.command());
             assertEquals(String.join(":", Stream.concat(Stream.of(paths.healrtDir().toString()), plan.pythonpath().stream()).toList()),

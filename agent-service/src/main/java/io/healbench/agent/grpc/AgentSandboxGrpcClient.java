@@ -38,6 +38,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
                 .setInstanceId(spec.instanceId())
                 .setVariant(Variant.BUGGY)
                 .setIntercept(true)
+                .setGuardMode(spec.guardMode())
                 .setRequestId(UUID.randomUUID().toString())
                 .putLabels("tenant", spec.tenant())
                 .putLabels("run_id", spec.runId())

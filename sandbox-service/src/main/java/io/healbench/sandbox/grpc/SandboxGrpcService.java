@@ -55,7 +55,8 @@ public class SandboxGrpcService implements SandboxService {
     @Blocking
     public Uni<Session> createSession(CreateSessionRequest request) {
         return call(() -> SandboxProtoMapper.session(sessions.create(new CreateSessionCommand(request.getInstanceId(),
-                SandboxProtoMapper.variant(request.getVariant()), request.getRequestId(), request.getIntercept(), request.getLabelsMap()))));
+                SandboxProtoMapper.variant(request.getVariant()), request.getRequestId(), request.getIntercept(), request.getLabelsMap(),
+                request.getGuardMode()))));
     }
 
     @Override

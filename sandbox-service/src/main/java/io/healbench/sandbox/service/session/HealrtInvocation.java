@@ -39,7 +39,7 @@ public class HealrtInvocation {
     }
 
     /** Writes the workspace's healrt spec from its run plan and says how to start the run. */
-    public LaunchRequest prepare(Workspace workspace, boolean intercept) throws IOException {
+    public LaunchRequest prepare(Workspace workspace, boolean intercept, String guardMode) throws IOException {
         RunPlan plan = workspace.plan();
         Map<String, String> env = new LinkedHashMap<>(plan.env());
         List<String> pythonpath = new ArrayList<>();
@@ -54,6 +54,8 @@ public class HealrtInvocation {
         spec.put("pytest_args", plan.pytestArgs());
         spec.put("target_test", plan.targetTest());
         spec.put("intercept", intercept);
+        // The protected-operation policy is healrt's default (healrt/healrt/default_policy.json).
+        spec.put("guard", Map.of("mode", guardMode));
         spec.put("max_heal_points", maxHealPoints);
         spec.put("probe_timeout_s", probeTimeout.toMillis() / 1000.0);
         spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);

@@ -96,7 +96,7 @@ public class SandboxSessions {
         boolean buggy = command.variant() == Variant.BUGGY;
         Function<Outcome, CompletableFuture<Outcome>> completion = buggy
                 ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
-        Session session = start(instance, command.variant(), command.intercept(), command.labels(), completion, false);
+        Session session = start(instance, command.variant(), command.intercept(), command.guardMode(), command.labels(), completion, false);
         if (buggy) {
             // Recorded alongside the BUGGY run, so the comparison at FINISHED rarely has to wait for it.
             references.prepare(instance);
@@ -112,7 +112,7 @@ public class SandboxSessions {
      * session. The caller bounds how many of these run at once.
      */
     public UnattendedRun runUnattended(Instance instance, Variant variant) {
-        Session session = start(instance, variant, false, Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
+        Session session = start(instance, variant, false, "off", Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
         try {
             session.ended().get(config.wallClockLimit().plusSeconds(CLOSE_WAIT_SECONDS).toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
@@ -128,7 +128,7 @@ public class SandboxSessions {
         return new UnattendedRun(outcome, session.runtimeReported());
     }
 
-    private Session start(Instance instance, Variant variant, boolean intercept, Map<String, String> labels,
+    private Session start(Instance instance, Variant variant, boolean intercept, String guardMode, Map<String, String> labels,
                           Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted) {
         Workspace workspace = materializer.materialize(instance, variant);
         String id = UUID.randomUUID().toString();
@@ -140,7 +140,7 @@ public class SandboxSessions {
         try {
             channel = RuntimeChannel.listen(workspace.controlSocket());
             session.attach(channel);
-            GroupProcess process = launcher.launch(invocation.prepare(workspace, intercept));
+            GroupProcess process = launcher.launch(invocation.prepare(workspace, intercept, guardMode));
             SessionSupervisor supervisor = new SessionSupervisor(session, process, channel, config.wallClockLimit());
             supervisors.put(session.name(), supervisor);
             sessions.put(session.name(), session);
