@@ -54,7 +54,7 @@ def run_target(plan: Plan, timeout_s: float) -> RunResult:
     (workspace / "tmp").mkdir(exist_ok=True)
     command = [plan.python, "-m", "healrt", "--spec", str(spec_path)]
     if bwrap_usable():
-        command = _bwrap(workspace) + command
+        command = _bwrap(workspace, [str(HEALRT_DIR), *plan.pythonpath, *plan.readable]) + command
     try:
         proc = subprocess.Popen(command, cwd=workspace, env=_environment(plan), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
@@ -94,9 +94,14 @@ def _environment(plan: Plan) -> dict[str, str]:
     return env
 
 
-def _bwrap(workspace: Path) -> list[str]:
-    # Order matters: the private /tmp first, then the workspace bound on top (it may live in /tmp).
-    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+def _bwrap(workspace: Path, readable: list[str] | tuple[str, ...] = ()) -> list[str]:
+    # Order matters: the private /tmp first, then what the run reads (the runtime, the subject and
+    # its deps: any of them may live under /tmp, e.g. in a checkout there) and the workspace on top.
+    visible: list[str] = []
+    for path in dict.fromkeys(readable):
+        if os.path.exists(path):
+            visible += ["--ro-bind", path, path]
+    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", *visible,
             "--bind", str(workspace), str(workspace), "--unshare-net", "--die-with-parent",
             "--chdir", str(workspace), "--"]
 

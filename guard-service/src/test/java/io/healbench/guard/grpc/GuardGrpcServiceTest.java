@@ -12,6 +12,7 @@ import com.google.rpc.ErrorInfo;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.healbench.guard.service.gate.HealCorePolicy;
 import io.healbench.proto.guard.v1.CheckHealCodeRequest;
 import io.healbench.proto.guard.v1.CheckHealCodeResponse;
 import io.healbench.proto.guard.v1.Diagnostic;
@@ -35,7 +36,7 @@ class GuardGrpcServiceTest {
 
         assertTrue(response.getAllowed(), response::toString);
         assertEquals(0, response.getDiagnosticsCount());
-        assertEquals("healcore-1.0", response.getGateVersion());
+        assertEquals(HealCorePolicy.loadDefault().version(), response.getGateVersion());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.healbench.guard.service.gate;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -44,7 +45,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  * The gate's rules over a HealCore parse tree: every identifier is checked where it stands (name,
  * attribute, imported name), imports against the allowlist, reflective calls for literal attribute
  * names, assignment targets for assignability, and every f-string field is parsed as HealCore.
- * Works on partial trees too (after syntax errors), so every getter may return null.
+ * Works on partial trees too (after syntax errors), so every getter may return null; in a logical
+ * line with a syntax error only the rules that need no context (dunders, normalization) apply.
  */
 final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
 
@@ -59,17 +61,20 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
     private final Diagnostics diagnostics;
     private final FieldChecker fieldChecker;
     private final boolean checkTargets;
+    private final IntPredicate damaged;
 
     /**
      * @param syntaxClean whether the tree parsed without errors; targets are checked only then,
      *                    since a tree rebuilt by error recovery puts expressions in target places
+     * @param damaged     whether the token at an index is in a logical line with a syntax error
      */
     HealCoreRuleVisitor(HealCorePolicy policy, Diagnostics diagnostics, FieldChecker fieldChecker,
-                        boolean syntaxClean) {
+                        boolean syntaxClean, IntPredicate damaged) {
         this.policy = policy;
         this.diagnostics = diagnostics;
         this.fieldChecker = fieldChecker;
         this.checkTargets = syntaxClean;
+        this.damaged = damaged;
     }
 
     // ------------------------------------------------------------ identifiers and f-strings
@@ -94,7 +99,9 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
             return;
         }
         ParseTree parent = node.getParent();
-        if (parent instanceof AttributeTrailerContext attribute) {
+        if (damaged.test(token.getTokenIndex())) {
+            checkDunder(token, identifier); // whether it is a name or an attribute here is the parser's guess
+        } else if (parent instanceof AttributeTrailerContext attribute) {
             checkAttribute(token, attribute);
         } else if (parent instanceof DottedNameContext) {
             checkDunder(token, identifier);
@@ -225,6 +232,9 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
                 if (isDunder(part)) {
                     return policy.reason(Rejection.DUNDER);
                 }
+                if (isReflective(part)) {
+                    return policy.reflectiveCalls().reason(); // getattr(operator, 'attrgetter') is attrgetter uncalled
+                }
                 String forbidden = policy.forbiddenAttributes().getOrDefault(part, policy.forbiddenNames().get(part));
                 if (forbidden != null) {
                     return forbidden;
@@ -263,6 +273,9 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
 
     @Override
     public Void visitImportName(ImportNameContext ctx) {
+        if (damaged.test(ctx.getStart().getTokenIndex())) {
+            return visitChildren(ctx);
+        }
         for (DottedAsNameContext imported : ctx.dottedAsName()) {
             DottedNameContext module = imported.dottedName();
             if (module != null && !policy.allowsModule(module.getText())) {
@@ -275,7 +288,7 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
     @Override
     public Void visitImportFrom(ImportFromContext ctx) {
         DottedNameContext module = ctx.dottedName();
-        if (module == null) {
+        if (module == null || damaged.test(ctx.getStart().getTokenIndex())) {
             return visitChildren(ctx);
         }
         String names = ctx.importAsNames() == null ? "" : ctx.importAsNames().importAsName().stream()
@@ -292,6 +305,11 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
                     diagnostics.report(name, construct, forbidden);
                 } else if (isDunder(name.getText())) {
                     diagnostics.report(name, construct, policy.reason(Rejection.DUNDER));
+                } else if (isReflective(name.getText()) && imported.NAME(1) != null
+                        && !imported.NAME(1).getText().equals(name.getText())) {
+                    // under another name its calls would escape the reflective-call rule
+                    diagnostics.report(name, construct + " as " + imported.NAME(1).getText(),
+                            policy.reflectiveCalls().reason());
                 }
             }
         }
@@ -341,11 +359,28 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
         return visitChildren(ctx);
     }
 
-    /** Annotated and augmented assignment: one name, attribute or subscript. */
+    /** Annotated and augmented assignment: one name, attribute or subscript, possibly parenthesized: (x) += 1. */
     private void checkSingleTarget(TestlistStarExprContext targets) {
-        if (checkTargets && (targets.getChildCount() != 1 || !isSimpleTarget(soleAtomExpr(targets.getChild(0))))) {
+        if (checkTargets && (targets.getChildCount() != 1
+                || !isSimpleTarget(withoutParentheses(soleAtomExpr(targets.getChild(0)))))) {
             diagnostics.report(targets.getStart(), targets.getText(), policy.reason(Rejection.ASSIGNMENT_TARGET));
         }
+    }
+
+    /** The expression inside redundant parentheses, ((x)) -> x; a tuple or a parenthesized walrus stays as it is. */
+    private static AtomExprContext withoutParentheses(AtomExprContext expression) {
+        AtomExprContext current = expression;
+        while (current != null && current.trailer().isEmpty()
+                && current.atom() instanceof ParenthesizedAtomContext parenthesized
+                && parenthesized.parenthesizedElements() != null
+                && parenthesized.parenthesizedElements().getChildCount() == 1) {
+            AtomExprContext inner = soleAtomExpr(parenthesized.parenthesizedElements().getChild(0));
+            if (inner == null) {
+                return current;
+            }
+            current = inner;
+        }
+        return current;
     }
 
     /** The elements of a target list (testlistStarExpr or exprlist); commas are skipped. */

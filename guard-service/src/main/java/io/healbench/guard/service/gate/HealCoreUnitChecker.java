@@ -1,5 +1,7 @@
 package io.healbench.guard.service.gate;
 
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -18,6 +20,11 @@ import org.antlr.v4.runtime.tree.ParseTree;
  * finds: layout problems, excluded keywords, syntax errors, then the visitor's name, attribute
  * and import rules, which run over the parse tree even when it has syntax errors, so the agent
  * learns about every problem at once.
+ *
+ * <p>A logical line with a syntax error is damaged: the parser's error recovery may have read the
+ * rest of it in the wrong context (an attribute as a name, a yield's 'from' as an import), so
+ * only the context-free rules judge its tokens there; a diagnostic must never blame code that
+ * is HealCore.
  */
 final class HealCoreUnitChecker {
 
@@ -61,7 +68,10 @@ final class HealCoreUnitChecker {
         try {
             ParseTree tree = unit == Unit.PROGRAM ? parser.program() : parser.fieldExpression();
             reportSyntaxErrors(errors.errors(), tokens, firstExcludedKeyword, diagnostics);
-            new HealCoreRuleVisitor(policy, diagnostics, this::checkField, errors.errors().isEmpty()).visit(tree);
+            BitSet damaged = damagedTokens(errors.errors(), tokens.getTokens());
+            // a token the parser's recovery made up (index -1) stands where the code was damaged
+            new HealCoreRuleVisitor(policy, diagnostics, this::checkField, errors.errors().isEmpty(),
+                    index -> index < 0 || damaged.get(index)).visit(tree);
         } catch (StackOverflowError deepNesting) {
             diagnostics.report(1, 0, "nesting", policy.reason(Rejection.NESTING_TOO_DEEP));
         }
@@ -99,27 +109,91 @@ final class HealCoreUnitChecker {
     }
 
     /**
-     * Excluded keywords are already reported. A 'for' inside an expression is a generator
-     * expression, reported wherever it occurs. Any other syntax error is reported only when it is
-     * the first, and before any excluded keyword: later ones are mostly the parser's recovery
-     * stumbling over the rest of a construct already reported.
+     * Excluded keywords are already reported. The first syntax error of a logical line is named
+     * precisely when it is a match statement (a line 'match ...:') or a generator expression (a
+     * 'for' inside an expression). Any other syntax error is reported only when it is the first,
+     * and before any excluded keyword: later ones are mostly the parser's recovery stumbling over
+     * the rest of a construct already reported.
      */
     private void reportSyntaxErrors(List<SyntaxError> errors, CommonTokenStream tokens, int firstExcludedKeyword,
                                     Diagnostics diagnostics) {
+        List<Token> all = tokens.getTokens();
+        Set<Integer> linesWithErrors = new HashSet<>();
         boolean first = true;
         for (SyntaxError error : errors) {
             Token token = error.offending();
             boolean isFirst = first;
             first = false;
+            int lineStart = logicalLineStart(all, token.getTokenIndex());
+            boolean firstOnLine = linesWithErrors.add(lineStart);
             if (EXCLUDED_KEYWORDS.contains(token.getType())) {
                 continue;
             }
-            if (token.getType() == HealCoreLexer.FOR && !startsStatement(token, tokens)) {
-                diagnostics.report(token, "generator expression", policy.reason(Rejection.GENERATOR_EXPRESSION));
+            Token match = firstOnLine ? matchStatement(all, lineStart) : null;
+            if (match != null) {
+                diagnostics.report(match, "match", policy.excludedKeywords().get("match"));
+            } else if (token.getType() == HealCoreLexer.FOR && !startsStatement(token, tokens)) {
+                if (firstOnLine) {
+                    diagnostics.report(token, "generator expression", policy.reason(Rejection.GENERATOR_EXPRESSION));
+                }
             } else if (isFirst && token.getTokenIndex() < firstExcludedKeyword) {
                 reportGenericSyntaxError(token, error.expected(), diagnostics);
             }
         }
+    }
+
+    /**
+     * The 'match' token of a logical line 'match ...:', a match statement, which HealCore leaves
+     * out (the policy names it among the excluded keywords); null for any other line, or when the
+     * policy has no reason for it. 'match' is a soft keyword: as a name it is HealCore, and such a
+     * line never ends with ':'.
+     */
+    private Token matchStatement(List<Token> tokens, int lineStart) {
+        int end = logicalLineEnd(tokens, lineStart);
+        Token keyword = null;
+        Token last = null;
+        for (int i = lineStart; i < end; i++) {
+            Token token = tokens.get(i);
+            boolean layout = token.getType() == HealCoreParser.INDENT || token.getType() == HealCoreParser.DEDENT;
+            if (token.getChannel() == Token.DEFAULT_CHANNEL && !layout) {
+                keyword = keyword == null ? token : keyword;
+                last = token;
+            }
+        }
+        boolean matchLine = keyword != null && keyword != last && keyword.getType() == HealCoreLexer.NAME
+                && keyword.getText().equals("match") && last.getText().equals(":");
+        return matchLine && policy.excludedKeywords().containsKey("match") ? keyword : null;
+    }
+
+    /** The tokens of every logical line with a syntax error: there, the tree's shape is the parser's guess. */
+    private static BitSet damagedTokens(List<SyntaxError> errors, List<Token> tokens) {
+        BitSet damaged = new BitSet(tokens.size());
+        for (SyntaxError error : errors) {
+            int index = error.offending().getTokenIndex();
+            if (index < 0) {
+                continue;
+            }
+            damaged.set(logicalLineStart(tokens, index), Math.min(tokens.size(), logicalLineEnd(tokens, index) + 1));
+        }
+        return damaged;
+    }
+
+    /** Index of the first token of the logical line holding the token at index (after the previous NEWLINE). */
+    private static int logicalLineStart(List<Token> tokens, int index) {
+        int i = Math.min(index, tokens.size() - 1);
+        while (i > 0 && tokens.get(i - 1).getType() != HealCoreLexer.NEWLINE) {
+            i--;
+        }
+        return i;
+    }
+
+    /** Index of the NEWLINE ending the logical line holding the token at index (or of the last token). */
+    private static int logicalLineEnd(List<Token> tokens, int index) {
+        int i = index;
+        while (i < tokens.size() - 1 && tokens.get(i).getType() != HealCoreLexer.NEWLINE) {
+            i++;
+        }
+        return i;
     }
 
     private void reportGenericSyntaxError(Token token, IntervalSet expected, Diagnostics diagnostics) {

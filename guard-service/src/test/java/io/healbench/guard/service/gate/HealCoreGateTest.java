@@ -123,6 +123,10 @@ class HealCoreGateTest {
                 Arguments.of("semicolons, pass, open and print", "a = 1; b = 2;\npass\nfh = open(path)\nprint(a, b)"),
                 Arguments.of("CRLF line ends", "if x:\r\n    y = 1\r\nelse:\r\n    y = 2\r\n"),
                 Arguments.of("empty heal", ""),
+                Arguments.of("parenthesized single targets of augmented and annotated assignments",
+                        "(x) += 1\n((obj.attr)): int = 0\n(d[k]) -= 2"),
+                Arguments.of("match, case and type are names too (soft keywords)",
+                        "match = re.match(p, s)\nif match:\n    case = match.group(1)\ntype = match[0]; match(x)"),
                 Arguments.of("single-line compound statement", "if x: y = 1; z = 2\nelse: y = 0"));
     }
 
@@ -192,7 +196,15 @@ class HealCoreGateTest {
                 rejected("lambda hidden in a conditional", "f = g if c else lambda: 0", "lambda", 1, 17),
                 rejected("async comprehension", "r = [x async for x in y]", "async", 1, 8),
                 rejected("breakpoint", "breakpoint()", "breakpoint", 1, 1),
-                rejected("frame internals", "g = tb.tb_frame.f_globals", "tb_frame", 1, 8));
+                rejected("frame internals", "g = tb.tb_frame.f_globals", "tb_frame", 1, 8),
+                rejected("match statement", "x = 1\nmatch x:\n    case 1:\n        pass", "match", 2, 1),
+                rejected("parenthesized match subject", "match (a, b):\n    case [p, q]:\n        pass", "match", 1, 1),
+                rejected("getattr fetching a reflective callable", "f = getattr(operator, 'attrgetter')", "getattr", 1, 5),
+                rejected("methodcaller calling a reflective callable", "operator.methodcaller('attrgetter', 'a')(operator)",
+                        "methodcaller", 1, 10),
+                rejected("reflective callable imported under another name", "from operator import attrgetter as ag",
+                        "from operator import attrgetter as ag", 1, 22),
+                rejected("except*", "try:\n    pass\nexcept* ValueError:\n    pass", "*", 3, 7));
     }
 
     private static Arguments rejected(String description, String code, String construct, int line, int column) {
@@ -219,6 +231,27 @@ class HealCoreGateTest {
         assertEquals(List.of("import subprocess", "exec", "__dict__", "lambda"),
                 verdict.diagnostics().stream().map(GateDiagnostic::construct).toList(), verdict.diagnostics()::toString);
         assertEquals(List.of(1, 2, 3, 4), verdict.diagnostics().stream().map(GateDiagnostic::line).toList());
+    }
+
+    /** Error recovery guesses the rest of a line; no diagnostic may blame the HealCore code in it. */
+    @ParameterizedTest
+    @MethodSource("onlyTheConstruct")
+    void blamesOnlyTheExcludedConstructInALineWithASyntaxError(String code, List<String> constructs) {
+        GateVerdict verdict = gate.check(code);
+
+        assertEquals(constructs, verdict.diagnostics().stream().map(GateDiagnostic::construct).toList(),
+                verdict.diagnostics()::toString);
+    }
+
+    static Stream<Arguments> onlyTheConstruct() {
+        return Stream.of(
+                Arguments.of("x = (q for q in t).vars(a)", List.of("generator expression")), // not the name vars
+                Arguments.of("ok = hasattr((p for p in w), 'x')", List.of("generator expression")), // not hasattr
+                Arguments.of("y = [(yield v) for v in w]", List.of("yield")), // not the list comprehension's for
+                Arguments.of("d = {setattr((yield from m), 'k', 7): 1}", List.of("yield")), // nor 'from m' as an import
+                Arguments.of("from .a import b", List.of(".")),
+                Arguments.of("s = sum(a for a in b) + len([c for c in d])", List.of("generator expression")),
+                Arguments.of("x = (lambda: 0)\ny = z.__class__", List.of("lambda", "__class__")));
     }
 
     @Test
