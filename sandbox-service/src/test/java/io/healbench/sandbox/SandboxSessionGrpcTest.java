@@ -106,8 +106,7 @@ class SandboxSessionGrpcTest {
     @Test
     void crashIsHealedAndTheTestProceeds() throws Exception {
         String attempt = "attempt-" + UUID.randomUUID();
-        // observe: the control heal's own file write must run, not be stopped by HealGuard's dynamic stage.
-        Session session = create(attempt, "observe");
+        Session session = create(attempt);
         assertEquals("t-sandbox-test", session.getLabelsOrThrow("tenant"));
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             CrashContext crash = watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT).getCrashed();
@@ -185,7 +184,8 @@ class SandboxSessionGrpcTest {
         forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', 'src/" + importCanary + "'])\n" + CORRECT_HEAL);
         forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).write_text('ran')\ntouch('src/" + lambdaCanary + "')\n" + CORRECT_HEAL);
         String attempt = "attempt-" + UUID.randomUUID();
-        Session session = create(attempt);
+        // Guard off: the control heal's own file write must run, and this test is about the gate alone.
+        Session session = create(attempt, "off");
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT);
 
