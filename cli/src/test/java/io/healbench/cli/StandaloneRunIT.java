@@ -24,13 +24,13 @@ class StandaloneRunIT {
     @Test
     void standaloneRunHealsBundledInstancesAndWritesTheReport() throws Exception {
         Path root = ProcessRunner.repoRoot();
-        // The hand-written v0 instances, as a slice: the whole dataset (300+ instances) is too long for a test.
-        List<String> handWritten = InstanceCatalog.load(root.resolve("dataset")).all().stream()
-                .map(Instance::id).filter(id -> id.startsWith("stdlib-")).toList();
-        int bundled = handWritten.size();
+        // A slice of the injected CPython instances: the whole dataset (300+ instances) is too long for a test.
+        List<String> slice = InstanceCatalog.load(root.resolve("dataset")).all().stream()
+                .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(16).toList();
+        int bundled = slice.size();
         ProcessRunner.Result result = ProcessRunner.run(
                 List.of("java", "-jar", root.resolve("cli/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json",
-                        "--instances", String.join(",", handWritten), "--tier", "injected"),
+                        "--instances", String.join(",", slice), "--tier", "injected"),
                 Map.of("HEALBENCH_HOME", root.toString()), root, 900);
         assertEquals(0, result.exitCode(), "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr());
 
