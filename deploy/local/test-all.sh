@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the repository against real services: the Python runtime's tests, the dataset
-# tooling's tests and a sample validation, and the Maven build with all Java tests (unit, Quarkus,
-# standalone and distributed runs).
+# tooling's tests and a sample validation, the Maven build with all Java tests (unit, Quarkus,
+# standalone and distributed runs), then a sample of HealGuard's controlled suite (after the build:
+# its static stage runs the guard-service just built).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export HEALBENCH_HOME="$PWD"
@@ -21,3 +22,7 @@ echo "== dataset check (a random stratified sample; the seed is printed)" >&2
 
 echo "== Java build and tests" >&2
 mvn -B verify "$@"
+
+echo "== HealGuard controlled suite (a random sample; the seed is printed)" >&2
+./healbench guard eval --sample 40 --seed "$RANDOM" --require-static
+PYTHONPATH="$PWD/healrt:$PWD/dataset/tools" python3 -m pytest -q -p no:cacheprovider healrt/bench/guardeval/tests

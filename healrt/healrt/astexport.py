@@ -112,25 +112,33 @@ def _call_position(frame: types.FrameType) -> tuple[int, int, int, int]:
     return line, line, 0, 0
 
 
+def analysed_frames(frame: types.FrameType, table: SiteTable) -> list[types.FrameType]:
+    """The crashing frame and its project callers (innermost first, at most MAX_CALLERS of them):
+    the frames whose continuations the static stage analyses."""
+    frames = [frame]
+    caller = frame.f_back
+    while caller is not None and len(frames) <= MAX_CALLERS:
+        if table.is_instrumented(caller.f_code.co_filename):
+            frames.append(caller)
+        caller = caller.f_back
+    return frames
+
+
 def crash_point(frame: types.FrameType, site: Site, table: SiteTable, source_dir: str, resume: str) -> dict[str, Any]:
     code = frame.f_code
     callers: list[dict[str, Any]] = []
-    through_library = False
-    caller = frame.f_back
-    while caller is not None and len(callers) < MAX_CALLERS:
-        if table.is_instrumented(caller.f_code.co_filename):
-            line, end_line, col, end_col = _call_position(caller)
-            callers.append({
-                "file": _relative(caller.f_code.co_filename, source_dir), "function": caller.f_code.co_name,
-                "qualname": getattr(caller.f_code, "co_qualname", caller.f_code.co_name),
-                "line": line, "col": col, "end_line": end_line, "end_col": end_col,
-                # A library frame sits between this caller and the frame inside it.
-                "through_library": through_library,
-            })
-            through_library = False
-        else:
-            through_library = True
-        caller = caller.f_back
+    analysed = analysed_frames(frame, table)
+    inner = frame
+    for caller in analysed[1:]:
+        line, end_line, col, end_col = _call_position(caller)
+        callers.append({
+            "file": _relative(caller.f_code.co_filename, source_dir), "function": caller.f_code.co_name,
+            "qualname": getattr(caller.f_code, "co_qualname", caller.f_code.co_name),
+            "line": line, "col": col, "end_line": end_line, "end_col": end_col,
+            # A library frame sits between this caller and the frame inside it.
+            "through_library": inner.f_back is not caller,
+        })
+        inner = caller
     return {
         "file": _relative(site.file, source_dir), "function": code.co_name,
         "qualname": getattr(code, "co_qualname", code.co_name),

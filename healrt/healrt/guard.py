@@ -16,6 +16,15 @@ attribute/item key/global, and the owner object is one of its locals, an attribu
 module; for a local name, the healed function itself is on the stack). A declared check condition
 that reads the location is a violation outright (its location label).
 
+The rule stands in for the explicit flows of bool/None values the labels cannot follow. The static
+stage follows them: a heal committed with the static verdict `clean` has a proof that none of its
+sources reaches a protected operation's key input along the code the analysis covered, i.e. while
+the outermost analysed frame (the crashing frame's outermost project caller, astexport.py) is
+still on the stack. For such a heal the rule is waived there (`guard_conservative` says so, and a
+call it would have flagged is recorded as `guard_conservative_waived`); outside it (after that
+frame returned, in another thread, in a generator resumed from elsewhere) the rule applies as for
+any other verdict or a heal without the static stage.
+
 All state is in vault.py; these functions are healrt's only way to it.
 """
 
@@ -159,13 +168,17 @@ def snapshot(namespace: dict[str, Any]) -> delta.Snapshot | None:
 
 
 def label_heal(heal_point: int, tree: Any, before: delta.Snapshot | None, namespace: dict[str, Any],
-               updates: dict[str, Any], frame: types.FrameType, file: str, line: int) -> None:
-    """An applied heal: label its sources (updates get wrapped values), re-check the wrappers."""
+               updates: dict[str, Any], frame: types.FrameType, file: str, line: int,
+               static_verdict: str | None = None, covered: types.FrameType | None = None) -> None:
+    """An applied heal: label its sources (updates get wrapped values), re-check the wrappers.
+    `static_verdict` `clean` with the outermost frame the analysis `covered` waives the bool/None
+    rule for this heal's sources while that frame is on the stack."""
     vault = state()
     if before is None:
         return
     vault.heal_points.append({"heal_point": heal_point, "location": "healed state", "file": file, "line": line})
-    for record in sources.label_sources(heal_point, tree, before, namespace, updates, frame, file, line):
+    waiver = sources.Waiver(static_verdict, covered if static_verdict == "clean" else None)
+    for record in sources.label_sources(heal_point, tree, before, namespace, updates, frame, file, line, waiver):
         sinks.report(record)
     for where in sinks.verify():
         sinks.report({"kind": "guard_tamper", "heal_point": heal_point, "location": where,

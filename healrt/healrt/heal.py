@@ -33,8 +33,21 @@ HEAL_TIMEOUT = 30.0
 OUTPUT_CAP = 16_000
 VALUE_CAP = 8_000
 RESUME_MODES = ("skip", "retry", "return")
-# The static stage's say on a dry-run heal: (Δk, truncated) -> None to apply it, or why not.
-StaticDecision = Callable[[list[dict[str, Any]], bool], str | None]
+STATIC_VERDICTS = ("clean", "tainted", "unknown", "unavailable")
+
+
+@dataclasses.dataclass(frozen=True)
+class StaticAnswer:
+    """The controller's static stage on a dry-run heal (heal_commit / heal_abort)."""
+    abort: str | None = None  # why the heal is not applied; None: commit
+    verdict: str | None = None  # heal_commit's static_verdict (STATIC_VERDICTS), None when not given
+    # The outermost project frame the analysis covered (the crashing frame's outermost analysed
+    # caller): a CLEAN verdict speaks only for code running while it is on the stack.
+    covered: types.FrameType | None = None
+
+
+# The static stage's say on a dry-run heal: (Δk, truncated) -> its answer.
+StaticDecision = Callable[[list[dict[str, Any]], bool], StaticAnswer]
 
 # Before 3.13 f_locals is a snapshot that must be pushed back into the fast locals explicitly.
 _LOCALS_TO_FAST = None if sys.version_info >= (3, 13) else ctypes.pythonapi.PyFrame_LocalsToFast
@@ -107,7 +120,8 @@ def _binds_return_slot(tree: ast.Module) -> bool:
 
 def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout: float = HEAL_TIMEOUT,
              heal_point: int = 0, decide: StaticDecision | None = None) -> HealResult:
-    """`decide` (the static stage) sees Δk of a successful dry run; a reason it returns aborts the heal."""
+    """`decide` (the static stage) sees Δk of a successful dry run; its answer aborts the heal or
+    commits it with the static verdict (a CLEAN one waives the bool/None rule, guard.py)."""
     try:
         tree = ast.parse(code, "<heal>")
     except SyntaxError as error:
@@ -132,10 +146,11 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
         if dry.get("guard"):
             guard.adopt(dry["guard"])
         return HealResult.failed(reason, error_text.strip().splitlines()[-1] if error_text.strip() else reason, error_text)
+    answer = StaticAnswer()
     if decide is not None:
-        refusal = decide(list(dry.get("delta") or []), bool(dry.get("delta_truncated")))
-        if refusal is not None:
-            return HealResult.failed("aborted", refusal)
+        answer = decide(list(dry.get("delta") or []), bool(dry.get("delta_truncated")))
+        if answer.abort is not None:
+            return HealResult.failed("aborted", answer.abort)
 
     guard.arm()
     namespace = frame_namespace(frame)
@@ -151,7 +166,8 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
     missing = object()
     updates = {k: v for k, v in namespace.items()
                if k != "__builtins__" and not hidden_name(k) and before.get(k, missing) is not v}
-    guard.label_heal(heal_point, tree, sources_before, namespace, updates, frame, site.file, site.line)
+    guard.label_heal(heal_point, tree, sources_before, namespace, updates, frame, site.file, site.line,
+                     answer.verdict, answer.covered)
     changed, dropped = write_back(frame, updates)
     return HealResult(ok=True, changed=changed, dropped=dropped,
                       return_value=updates.get(RETURN_SLOT, namespace.get(RETURN_SLOT)),

@@ -11,7 +11,7 @@ from typing import Any
 from . import astexport, guard
 from .catching import VerdictMemo, never_intercepted, same_file, would_be_caught
 from .context import build_context
-from .heal import HealResult, StaticDecision, run_heal, run_probe
+from .heal import STATIC_VERDICTS, HealResult, StaticAnswer, StaticDecision, run_heal, run_probe
 from .replay import Decision, Script
 from .rewrite import PROPAGATE, RETRY, RETURN, SKIP
 from .session import Session
@@ -164,7 +164,7 @@ class Runtime:
     def _static_stage(self, heal_id: Any, frame: types.FrameType, site: Site, resume: str) -> StaticDecision:
         """The controller's static stage (docs/healguard.md §1): after the dry run, send the heal's Δk
         and the code that runs next (heal_analysis), then wait for heal_commit or heal_abort."""
-        def decide(delta: list[dict[str, Any]], delta_truncated: bool) -> str | None:
+        def decide(delta: list[dict[str, Any]], delta_truncated: bool) -> StaticAnswer:
             assert self.session is not None
             with guard.internal():  # healrt's own work: it reads the site table's sources, runs no program code
                 exported = astexport.analysis(frame, site, self.table, self.spec.source_dir, resume)
@@ -173,12 +173,23 @@ class Runtime:
             while True:
                 message = self.session.receive()
                 if message is None:
-                    return "the controller went away before deciding"  # _serve then releases the crash
+                    return StaticAnswer(abort="the controller went away before deciding")  # _serve then releases the crash
                 command = message.get("cmd")
-                if command in ("heal_commit", "heal_abort") and message.get("id") == heal_id:
-                    return None if command == "heal_commit" else str(message.get("reason") or "aborted by the controller")
+                if command == "heal_abort" and message.get("id") == heal_id:
+                    return StaticAnswer(abort=str(message.get("reason") or "aborted by the controller"))
+                if command == "heal_commit" and message.get("id") == heal_id:
+                    return StaticAnswer(verdict=self._static_verdict(message.get("static_verdict")),
+                                        covered=astexport.analysed_frames(frame, self.table)[-1])
                 self.event("bad_command", message=f"expected heal_commit or heal_abort for heal {heal_id!r}, got {command!r}")
         return decide
+
+    def _static_verdict(self, verdict: Any) -> str | None:
+        """heal_commit's static_verdict; anything else is no verdict (the bool/None rule stays)."""
+        if verdict is None or verdict in STATIC_VERDICTS:
+            return verdict  # type: ignore[no-any-return]
+        self.event("bad_command", message=f"heal_commit: unknown static_verdict {verdict!r} "
+                                          f"(one of {', '.join(STATIC_VERDICTS)}); read as none")
+        return None
 
     def _replay(self, exc: BaseException, frame: types.FrameType, site: Site) -> int | None:
         """The action of a replayed decision (replay mode, after a restart); None to ask the controller."""

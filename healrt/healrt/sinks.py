@@ -21,6 +21,9 @@ A decision (`decide`) is a violation when:
 3. the operation has no key input (`arg: null`) and a heal has been applied, or
 4. the conservative rule for bool/None holds (guard.py).
 enforce raises HealGuardViolation before the operation runs; observe records it and lets it run.
+A call that only a waived bool/None location would flag (a heal the static stage found CLEAN,
+inside the frames its analysis covered) is not a violation: it runs, recorded once as
+`guard_conservative_waived`.
 
 Decisions made while healrt itself works (`internal`) are skipped, as are nested ones while a
 violation of the enclosing operation is being let through in observe mode (one record per call).
@@ -42,6 +45,7 @@ from .vault import state
 EVENT_CAP = 100  # events sent (and records kept) per kind; later ones are only counted
 VALUE_REPR_CAP = 200
 _SLOW_FRAMES = 40  # frames walked by the conservative rule
+WAIVED = "conservative_waived"  # a finding of a waived bool/None location (not a violation)
 
 
 class HealGuardViolation(Exception):
@@ -123,7 +127,10 @@ def decide(op: str, inputs: list[tuple[str, Any]], has_key_input: bool) -> bool:
         finding = _finding(vault, inputs, has_key_input)
         if finding is None:
             return False
-        violation(op, *finding)
+        if finding[0] == WAIVED:
+            waived(op, *finding[1:])
+        else:
+            violation(op, *finding)
         return True
     finally:
         local.busy = False
@@ -141,24 +148,42 @@ def _finding(vault: Any, inputs: list[tuple[str, Any]], has_key_input: bool) -> 
     if not has_key_input:
         return "no_key_input", None, None, vault.heal_points[-1], []
     if vault.conservative:
-        hit = conservative_hit(vault)
-        if hit is not None:
-            label, read = hit
-            return "conservative", first[0], first[1], label, [read]
+        waiving = _waiving(vault.conservative)
+        armed = [entry for entry in vault.conservative if id(entry) not in waiving]
+        waived_here = [entry for entry in vault.conservative if id(entry) in waiving]
+        for rule, entries in (("conservative", armed), (WAIVED, waived_here)):
+            hit = conservative_hit(vault, entries) if entries else None
+            if hit is not None:
+                label, read = hit
+                return rule, first[0], first[1], label, [read]
     return None
 
 
-def conservative_hit(vault: Any) -> tuple[Any, dict[str, Any]] | None:
+def _waiving(entries: list[dict[str, Any]]) -> set[int]:
+    """ids of the bool/None entries waived here: their heal's static verdict was clean and the
+    outermost frame its analysis covered is on this thread's stack."""
+    if all(entry["waived_within"] is None for entry in entries):
+        return set()
+    stack: set[int] = set()
+    frame: Any = sys._getframe()
+    while frame is not None:
+        stack.add(id(frame))
+        frame = frame.f_back
+    return {id(entry) for entry in entries if entry["waived_within"] is not None and id(entry["waived_within"]) in stack}
+
+
+def conservative_hit(vault: Any, entries: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]] | None:
     """The conservative rule for bool/None written by a heal (docs/control-protocol.md): a project
-    frame on the current stack reads the location (its code names the attribute, item key or name)
-    and has the location's owner at hand (a local, an attribute of a local, or its module)."""
+    frame on the current stack reads one of the `entries`' locations (its code names the attribute,
+    item key or name) and has the location's owner at hand (a local, an attribute of a local, or
+    its module)."""
     frame: Any = sys._getframe(1)
     for _ in range(_SLOW_FRAMES):
         if frame is None:
             return None
         code = frame.f_code
         if vault.is_project is not None and vault.is_project(code.co_filename):
-            for entry in vault.conservative:
+            for entry in entries:
                 if _reads(frame, code, entry):
                     return entry["label"], {"kind": "step", "op": f"reads {entry['location']}",
                                             "file": code.co_filename, "line": frame.f_lineno}
@@ -194,6 +219,23 @@ def violation(op: str, rule: str, key_name: str | None, value: Any, origin: Any,
     """Record (and in enforce mode raise) one violation. `origin`: the key input's label, or the
     source dict of the heal whose code runs (heal_code) or that was applied last (no_key_input)."""
     vault = state()
+    enforce = vault.mode == "enforce"
+    record = _decision("guard_violation", "blocked" if enforce else "observed", op, rule, key_name, value, origin, extra)
+    vault.violations += 1
+    report(record)
+    if enforce:
+        raise HealGuardViolation(record)
+
+
+def waived(op: str, key_name: str | None, value: Any, origin: Any, extra: list[dict[str, Any]]) -> None:
+    """Record a call only a waived bool/None location would have flagged (it runs, in every mode)."""
+    record = _decision("guard_conservative_waived", "waived", op, "conservative", key_name, value, origin, extra)
+    report({**record, "static_verdict": "clean"})
+
+
+def _decision(kind: str, verdict: str, op: str, rule: str, key_name: str | None, value: Any, origin: Any,
+              extra: list[dict[str, Any]]) -> dict[str, Any]:
+    vault = state()
     file, line = sink_location(vault)
     if isinstance(origin, dict):
         heals = {origin["heal_point"]}
@@ -204,18 +246,13 @@ def violation(op: str, rule: str, key_name: str | None, value: Any, origin: Any,
     sink = {"kind": "sink", "op": op, "file": file, "line": line}
     if key_name is not None:
         sink["key_input"] = key_name
-    enforce = vault.mode == "enforce"
-    record = {
-        "kind": "guard_violation", "heal_point": min(heals) if heals else 0, "heal_points": sorted(heals),
-        "stage": "dynamic", "verdict": "blocked" if enforce else "observed", "reason": op, "mode": vault.mode,
+    return {
+        "kind": kind, "heal_point": min(heals) if heals else 0, "heal_points": sorted(heals),
+        "stage": "dynamic", "verdict": verdict, "reason": op, "mode": vault.mode,
         "rule": rule, "op": op, "sink": {"op": op, "file": file, "line": line},
         "key_input": None if key_name is None else {"name": key_name, "value": _short(value)},
         "flow": [*flow, *extra, sink],
     }
-    vault.violations += 1
-    report(record)
-    if enforce:
-        raise HealGuardViolation(record)
 
 
 def report(record: dict[str, Any]) -> None:

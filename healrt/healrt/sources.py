@@ -14,7 +14,8 @@ Each source gets label k (its source location and the crash site recorded in the
   runs); elsewhere only the location label is kept;
 - the location itself is labelled (owner, slot) or (scope, name), whatever its value;
 - bool and None cannot be wrapped: the location is recorded for the conservative rule and a
-  `guard_conservative` record is returned;
+  `guard_conservative` record is returned (with the heal's static verdict; a `clean` one waives
+  the rule within the frames the analysis covered, guard.py);
 - any other object gets an object label; an object the heal created (not seen before it ran) is
   walked and its contents labelled the same way, as values computed by the heal.
 """
@@ -22,6 +23,7 @@ Each source gets label k (its source location and the crash site recorded in the
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import sys
 import types
@@ -41,19 +43,28 @@ class _NotSimple(Exception):
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Waiver:
+    """The heal's static verdict, and (verdict clean) the outermost frame its analysis covered."""
+    static_verdict: str | None = None
+    within: types.FrameType | None = None
+
+
 def label_sources(heal_point: int, tree: ast.Module, before: Snapshot, namespace: dict[str, Any],
-                  updates: dict[str, Any], frame: types.FrameType, site_file: str, site_line: int) -> list[dict[str, Any]]:
+                  updates: dict[str, Any], frame: types.FrameType, site_file: str, site_line: int,
+                  waiver: Waiver = Waiver()) -> list[dict[str, Any]]:
     """Label heal k's sources; `updates` (names to write back) gets the wrapped values.
     Returns the guard_conservative records (bool/None written)."""
-    labeller = _Labeller(heal_point, before, site_file, site_line)
+    labeller = _Labeller(heal_point, before, site_file, site_line, waiver)
     labeller.names(tree, namespace, updates, frame)
     labeller.slots(tree, namespace)
     return labeller.conservative
 
 
 class _Labeller:
-    def __init__(self, heal_point: int, before: Snapshot, file: str, line: int) -> None:
+    def __init__(self, heal_point: int, before: Snapshot, file: str, line: int, waiver: Waiver) -> None:
         self.heal_point = heal_point
+        self.waiver = waiver
         self.before = before
         self.file = file
         self.line = line
@@ -134,10 +145,13 @@ class _Labeller:
     # ------------------------------------------------------------ values
 
     def _conservative(self, kind: str, scope: Any, key: Any, label: taint.Label, where: str, value: Any) -> None:
-        state().conservative.append({"kind": kind, "scope": scope, "key": key, "label": label, "location": where})
+        waived_within = self.waiver.within
+        state().conservative.append({"kind": kind, "scope": scope, "key": key, "label": label, "location": where,
+                                     "waived_within": waived_within})
         self.conservative.append({"kind": "guard_conservative", "heal_point": self.heal_point,
                                   "reason": "None" if value is None else "bool", "location": where,
-                                  "stage": "dynamic", "verdict": "recorded"})
+                                  "stage": "dynamic", "verdict": "recorded" if waived_within is None else "waived",
+                                  "static_verdict": self.waiver.static_verdict})
 
     def _object(self, value: Any, label: taint.Label, depth: int = DEEP_DEPTH) -> None:
         """Object label; for an object the heal created, its contents are labelled too."""

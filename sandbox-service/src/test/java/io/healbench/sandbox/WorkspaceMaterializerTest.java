@@ -145,6 +145,37 @@ class WorkspaceMaterializerTest {
         }
     }
 
+    /** healrt's dynamic stage gets the policy the static stage analyses with: the subject's merged onto default.yaml. */
+    @Test
+    void theSpecCarriesTheInstancesMergedPolicyUnlessTheGuardIsOff() throws IOException {
+        Instance stdlib = write("sandbox-subject-policy", yaml("sandbox-subject-policy", "cpython-stdlib@3.11.7", "colorsys.py",
+                "bug_patch: bug.patch", "test/test_colorsys.py::ColorsysTest::test_hsv_values", "subject", "colorsys.py", "injected")
+                .replace("policy: default", "policy: cpython-stdlib"), "bug.patch", "--- a/colorsys.py\n+++ b/colorsys.py\n");
+        assertEquals("cpython-stdlib", stdlib.policy());
+        Workspace ws = materializer.materialize(stdlib, Variant.REFERENCE);
+        try {
+            invocation.prepare(ws, true, "observe");
+            JsonNode guard = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
+            assertEquals("observe", guard.get("mode").asText());
+            JsonNode policy = guard.get("policy");
+            assertEquals("cpython-stdlib", policy.get("id").asText());
+            List<String> fileWrites = policy.get("operations").get("file_write").findValuesAsText("op");
+            assertEquals("open", fileWrites.get(0), "default.yaml's entries first");
+            assertTrue(fileWrites.contains("gzip.open"), "the subject's own entries follow: " + fileWrites);
+            JsonNode gzipOpen = policy.get("operations").get("file_write").get(fileWrites.indexOf("gzip.open"));
+            assertEquals("mode contains any of w a x +", gzipOpen.get("when").asText());
+            assertEquals(0, gzipOpen.get("index").asInt());
+            assertTrue(policy.get("operations").has("process"), "default's categories stay");
+
+            invocation.prepare(ws, false, "off");
+            JsonNode off = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
+            assertEquals("off", off.get("mode").asText());
+            assertFalse(off.has("policy"), "a run without the guard needs no policy");
+        } finally {
+            materializer.delete(ws.dir());
+        }
+    }
+
     @Test
     void referenceWithoutFixPatchIsThePristineSubject() throws IOException {
         Workspace ws = materializer.materialize(instance(INSTANCE), Variant.REFERENCE);

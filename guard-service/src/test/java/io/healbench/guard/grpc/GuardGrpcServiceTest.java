@@ -13,10 +13,18 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.healbench.guard.service.gate.HealCorePolicy;
+import io.healbench.guard.service.analysis.AnalysisInput;
+import io.healbench.guard.service.analysis.AnalysisInputs;
+import io.healbench.proto.guard.v1.AnalyzeHealRequest;
+import io.healbench.proto.guard.v1.AnalyzeHealResponse;
 import io.healbench.proto.guard.v1.CheckHealCodeRequest;
 import io.healbench.proto.guard.v1.CheckHealCodeResponse;
 import io.healbench.proto.guard.v1.Diagnostic;
+import io.healbench.proto.guard.v1.CrashPoint;
+import io.healbench.proto.guard.v1.DeltaEntry;
 import io.healbench.proto.guard.v1.GuardService;
+import io.healbench.proto.guard.v1.ModuleAst;
+import io.healbench.proto.guard.v1.StaticVerdict;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -74,6 +82,59 @@ class GuardGrpcServiceTest {
         assertEquals("72000", info.getMetadataOrThrow("size_bytes"));
         assertEquals("65536", info.getMetadataOrThrow("limit_bytes"));
         assertTrue(status.getMessage().contains("72000 bytes"), status::getMessage);
+    }
+
+    @Test
+    void analyzeHealAnswersWithTheFlow() {
+        String app = "import os\n\ndef work(d):\n    name = d['name']  # CRASH\n    os.remove(name + '.tmp')\n";
+        AnalyzeHealResponse response = analyze(AnalysisInputs.direct(app, "PAD = 0\n"));
+
+        assertEquals(StaticVerdict.TAINTED, response.getVerdict(), response::toString);
+        assertEquals("name:name", response.getSource());
+        assertEquals("os.remove", response.getSink().getOp());
+        assertEquals("file_delete", response.getSink().getCategory());
+        assertEquals(5, response.getSink().getLine());
+        assertEquals(2, response.getWitnessCount(), response::toString);
+        assertEquals(4, response.getWitness(0).getLine());
+        assertEquals("healguard-static-1", response.getAnalyzerVersion());
+    }
+
+    @Test
+    void analyzeHealTakesLargeExports() {
+        // Some 10 MB of module JSON: over gRPC's default 4 MiB inbound limit, under healrt's 8 MB cap plus margin.
+        String app = "def work(d):\n    name = d['name']  # CRASH\n    print(name)\n";
+        AnalyzeHealResponse response = analyze(AnalysisInputs.direct(app, "X = 1\n".repeat(60_000)));
+
+        assertEquals(StaticVerdict.CLEAN, response.getVerdict(), () -> response.getIncompleteList().toString());
+    }
+
+    @Test
+    void analyzeHealRefusesMalformedTrees() throws Exception {
+        AnalyzeHealRequest bad = AnalyzeHealRequest.newBuilder()
+                .addDelta(DeltaEntry.newBuilder().setLocation("name:x").setKind("both"))
+                .setCrashPoint(CrashPoint.newBuilder().setFile("app.py").setQualname("f").setLine(1))
+                .addModules(ModuleAst.newBuilder().setFile("app.py").setModule("app").setAstJson("{\"_type\": \"Expr\"}"))
+                .setPolicyJson("{\"operations\": {}}").build();
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> guard.analyzeHeal(bad).await().atMost(TIMEOUT));
+
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        ErrorInfo info = StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
+        assertEquals("ANALYSIS_INPUT_INVALID", info.getReason());
+        assertTrue(e.getStatus().getDescription().contains("root must be a Module"), e::toString);
+    }
+
+    private AnalyzeHealResponse analyze(AnalysisInput input) {
+        AnalyzeHealRequest.Builder request = AnalyzeHealRequest.newBuilder()
+                .setHealPoint(input.healPoint()).setPolicyJson(input.policyJson())
+                .setCrashPoint(CrashPoint.newBuilder().setFile(input.crashPoint().file()).setQualname(input.crashPoint().qualname())
+                        .setFunction(input.crashPoint().function()).setLine(input.crashPoint().line())
+                        .setCol(input.crashPoint().col()).setResume(input.crashPoint().resume()).setKind(input.crashPoint().kind()));
+        input.delta().forEach(d -> request.addDelta(DeltaEntry.newBuilder().setLocation(d.location()).setKind(d.kind())));
+        input.modules().forEach(m -> request.addModules(ModuleAst.newBuilder().setFile(m.file()).setModule(m.module())
+                .setAstJson(m.astJson())));
+        return guard.analyzeHeal(request.build()).await().atMost(TIMEOUT);
     }
 
     private CheckHealCodeResponse check(String code) {

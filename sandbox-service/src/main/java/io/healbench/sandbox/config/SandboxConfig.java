@@ -58,6 +58,13 @@ public interface SandboxConfig {
     @WithDefault("10s")
     Duration gateTimeout();
 
+    /** Time allowed for the static stage (guard-service's AnalyzeHeal) to answer. */
+    @WithDefault("60s")
+    Duration analysisTimeout();
+
+    /** Where the protected-operation policies are; default {@code <dataset-dir>/policies}. */
+    Optional<Path> policiesDir();
+
     /** Cap on heal points of one execution, passed to the runtime. */
     @WithDefault("10")
     int maxHealPoints();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.heal.ProtectedPolicies;
 import io.healbench.sandbox.service.process.LaunchRequest;
 import io.healbench.sandbox.service.workspace.RunPlan;
 import io.healbench.sandbox.service.workspace.Workspace;
@@ -30,9 +31,11 @@ public class HealrtInvocation {
     private final int maxHealPoints;
     private final Duration probeTimeout;
     private final Duration healTimeout;
+    private final ProtectedPolicies policies;
 
-    public HealrtInvocation(SandboxPaths paths, SandboxConfig config) {
+    public HealrtInvocation(SandboxPaths paths, SandboxConfig config, ProtectedPolicies policies) {
         this.healrtDir = paths.healrtDir();
+        this.policies = policies;
         this.maxHealPoints = config.maxHealPoints();
         this.probeTimeout = config.probeTimeout();
         this.healTimeout = config.healTimeout();
@@ -54,8 +57,7 @@ public class HealrtInvocation {
         spec.put("pytest_args", plan.pytestArgs());
         spec.put("target_test", plan.targetTest());
         spec.put("intercept", intercept);
-        // The protected-operation policy is healrt's default (healrt/healrt/default_policy.json).
-        spec.put("guard", Map.of("mode", guardMode));
+        spec.put("guard", guard(workspace, guardMode));
         spec.put("max_heal_points", maxHealPoints);
         spec.put("probe_timeout_s", probeTimeout.toMillis() / 1000.0);
         spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);
@@ -68,5 +70,18 @@ public class HealrtInvocation {
         plan.readable().forEach(path -> readable.add(Path.of(path)));
         readable.add(healrtDir);
         return new LaunchRequest(command, env, workspace.dir(), readable);
+    }
+
+    /**
+     * The dynamic stage's settings: the mode and, unless it is off, the instance's merged policy (the one the static
+     * stage analyses with), so both stages protect the same operations.
+     */
+    private Map<String, Object> guard(Workspace workspace, String guardMode) throws IOException {
+        Map<String, Object> guard = new LinkedHashMap<>();
+        guard.put("mode", guardMode);
+        if (!"off".equals(guardMode)) {
+            guard.put("policy", JSON.readTree(policies.mergedJson(workspace.instance().policy())));
+        }
+        return guard;
     }
 }

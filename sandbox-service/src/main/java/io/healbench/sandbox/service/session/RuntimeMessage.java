@@ -2,6 +2,7 @@ package io.healbench.sandbox.service.session;
 
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -16,6 +17,9 @@ sealed interface RuntimeMessage {
     record ProbeReply(String id, ProbeOutcome outcome) implements RuntimeMessage {}
 
     record HealReply(String id, HealOutcome outcome) implements RuntimeMessage {}
+
+    /** A heal's dry run passed: its Δk and the code after it, for the static stage; the runtime awaits commit or abort. */
+    record HealAnalysisReady(String id, HealAnalysis analysis) implements RuntimeMessage {}
 
     /** A guard decision the runtime took (its dynamic guard or its own HealCore re-check). */
     record GuardEvent(GuardDecision decision) implements RuntimeMessage {}

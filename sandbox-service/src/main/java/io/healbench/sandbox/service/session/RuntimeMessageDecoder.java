@@ -1,12 +1,16 @@
 package io.healbench.sandbox.service.session;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -18,10 +22,14 @@ import java.util.Map;
 /** Decodes the runtime's JSON lines into {@link RuntimeMessage}s and encodes commands. */
 final class RuntimeMessageDecoder {
 
-    /** A runtime heal_result reason that means the code was refused before it ran. */
-    private static final String RUNTIME_REJECTION = "forbidden";
+    /** Runtime heal_result reasons that mean the heal was refused before it touched the live process. */
+    private static final List<String> RUNTIME_REJECTIONS = List.of("forbidden", "aborted");
 
-    private static final ObjectMapper JSON = new ObjectMapper()
+    /** heal_analysis carries module trees: nested as deep as CPython's parser allows, strings as long as a module. */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(20_000).maxStringLength(64 * 1024 * 1024).build())
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(20_000).build())
+            .build())
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -44,6 +52,7 @@ final class RuntimeMessageDecoder {
                 case "probe_result" -> new RuntimeMessage.ProbeReply(node.path("id").asText(""), new ProbeOutcome(
                         node.path("ok").asBoolean(), text(node, "output"), text(node, "value"), text(node, "error")));
                 case "heal_result" -> new RuntimeMessage.HealReply(node.path("id").asText(""), healOutcome(node));
+                case "heal_analysis" -> new RuntimeMessage.HealAnalysisReady(node.path("id").asText(""), healAnalysis(node));
                 case "event" -> event(node);
                 case "finished" -> new RuntimeMessage.Finished(normalized(JSON.treeToValue(required(node, "outcome"), Outcome.class)));
                 default -> new RuntimeMessage.Malformed(line, "unknown message type '" + node.get("type").asText() + "'");
@@ -68,7 +77,7 @@ final class RuntimeMessageDecoder {
         if (!ok) {
             JsonNode err = node.path("error");
             String reason = err.path("reason").asText("failed");
-            error = new HealOutcome.HealError(RUNTIME_REJECTION.equals(reason), reason.toUpperCase(Locale.ROOT),
+            error = new HealOutcome.HealError(RUNTIME_REJECTIONS.contains(reason), reason.toUpperCase(Locale.ROOT),
                     err.path("message").asText(""));
         }
         List<String> changed = new ArrayList<>();
@@ -76,13 +85,62 @@ final class RuntimeMessageDecoder {
         return new HealOutcome(ok, error, text(node, "traceback"), List.copyOf(changed), node.path("resume").asText("skip"), List.of());
     }
 
+    private static HealAnalysis healAnalysis(JsonNode node) throws JsonProcessingException {
+        List<HealAnalysis.DeltaEntry> delta = new ArrayList<>();
+        node.path("delta").forEach(d -> delta.add(new HealAnalysis.DeltaEntry(d.path("location").asText(""), d.path("kind").asText(""),
+                text(d, "before"), text(d, "after"))));
+        JsonNode point = required(node, "crash_point");
+        List<HealAnalysis.CallSite> callers = new ArrayList<>();
+        point.path("callers").forEach(c -> callers.add(new HealAnalysis.CallSite(c.path("file").asText(""), c.path("function").asText(""),
+                c.path("qualname").asText(""), c.path("line").asInt(), c.path("col").asInt(), c.path("end_line").asInt(),
+                c.path("end_col").asInt(), c.path("through_library").asBoolean())));
+        HealAnalysis.CrashPoint crash = new HealAnalysis.CrashPoint(point.path("file").asText(""), point.path("function").asText(""),
+                point.path("qualname").asText(""), point.path("line").asInt(), point.path("col").asInt(), point.path("end_line").asInt(),
+                point.path("end_col").asInt(), point.path("kind").asText(""), point.path("resume").asText("skip"), List.copyOf(callers));
+        List<HealAnalysis.ModuleTree> modules = new ArrayList<>();
+        for (JsonNode module : node.path("modules")) {
+            if (!module.path("ast").isObject()) {
+                throw new IllegalArgumentException("a module's 'ast' must be an object");
+            }
+            modules.add(new HealAnalysis.ModuleTree(module.path("file").asText(""), module.path("module").asText(""),
+                    JSON.writeValueAsString(module.get("ast"))));
+        }
+        return new HealAnalysis(node.path("heal_point").asInt(), List.copyOf(delta), node.path("delta_truncated").asBoolean(), crash,
+                List.copyOf(modules), node.path("modules_truncated").asBoolean());
+    }
+
     private static RuntimeMessage event(JsonNode node) {
         String kind = node.path("kind").asText("");
         if (kind.startsWith("guard")) {
             return new RuntimeMessage.GuardEvent(new GuardDecision(node.path("heal_point").asInt(),
-                    node.path("stage").asText("dynamic"), node.path("verdict").asText(""), node.path("reason").asText(kind)));
+                    node.path("stage").asText("dynamic"), node.path("verdict").asText(""), guardReason(node, kind)));
         }
         return new RuntimeMessage.Note(kind, node.toString());
+    }
+
+    /**
+     * The decision's reason: the runtime's reason, and for a flow record (guard.py) its rule and witness path,
+     * so the attempt's guard decisions say what reached which operation, e.g.
+     * {@code open [label]: heal source name:mode (gzip.py:192) -> open(file) (gzip.py:192)}.
+     */
+    static String guardReason(JsonNode node, String kind) {
+        String reason = node.path("reason").asText(kind);
+        JsonNode flow = node.path("flow");
+        if (!flow.isArray() || flow.isEmpty()) {
+            return reason;
+        }
+        List<String> steps = new ArrayList<>();
+        for (JsonNode step : flow) {
+            String what = switch (step.path("kind").asText("")) {
+                case "source" -> "heal source " + step.path("location").asText("?");
+                case "elided" -> step.path("steps").asInt() + " more steps";
+                case "sink" -> step.path("op").asText("?") + (step.hasNonNull("key_input") ? "(" + step.path("key_input").asText() + ")" : "");
+                default -> step.path("op").asText("?");
+            };
+            steps.add(step.hasNonNull("file") ? what + " (" + step.path("file").asText() + ":" + step.path("line").asInt() + ")" : what);
+        }
+        String rule = node.path("rule").asText("");
+        return reason + (rule.isEmpty() ? "" : " [" + rule + "]") + ": " + String.join(" -> ", steps);
     }
 
     private static JsonNode required(JsonNode node, String field) {

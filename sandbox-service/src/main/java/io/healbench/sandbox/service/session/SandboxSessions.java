@@ -10,6 +10,8 @@ import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.GateVerdict;
 import io.healbench.sandbox.service.heal.HealCodeGate;
 import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.heal.StaticDecision;
+import io.healbench.sandbox.service.heal.StaticGuard;
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.HealOutcome;
@@ -29,6 +31,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +62,7 @@ public class SandboxSessions {
     private final HealrtInvocation invocation;
     private final ProcessLauncher launcher;
     private final HealCodeGate gate;
+    private final StaticGuard staticGuard;
     private final HealEventSink sink;
 
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
@@ -68,7 +72,8 @@ public class SandboxSessions {
     private final Set<String> unattended = ConcurrentHashMap.newKeySet();
 
     public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, ReferenceRuns references,
-                           HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, HealEventSink sink) {
+                           HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, StaticGuard staticGuard,
+                           HealEventSink sink) {
         this.config = config;
         this.datasetDir = paths.datasetDir();
         this.materializer = materializer;
@@ -76,6 +81,7 @@ public class SandboxSessions {
         this.invocation = invocation;
         this.launcher = launcher;
         this.gate = gate;
+        this.staticGuard = staticGuard;
         this.sink = sink;
     }
 
@@ -132,7 +138,7 @@ public class SandboxSessions {
                           Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted) {
         Workspace workspace = materializer.materialize(instance, variant);
         String id = UUID.randomUUID().toString();
-        Session session = new Session(id, workspace, labels, sink, config.outputLimitBytes(), completion);
+        Session session = new Session(id, workspace, labels, guardMode, sink, config.outputLimitBytes(), completion);
         if (uncounted) {
             unattended.add(session.name());
         }
@@ -192,7 +198,16 @@ public class SandboxSessions {
                 "inside HealCore" + (verdict.gateVersion().isEmpty() ? "" : " (gate " + verdict.gateVersion() + ")"));
         session.recordGuardDecision(accepted);
         sink.guardDecision(session.view(), accepted);
-        HealOutcome outcome = session.heal(code, resume, List.of(accepted), config.healTimeout().plus(config.replyMargin()));
+        Duration timeout = config.healTimeout().plus(config.replyMargin());
+        HealOutcome outcome = "off".equals(session.guardMode())
+                ? session.heal(code, resume, List.of(accepted), timeout)
+                : session.heal(code, resume, List.of(accepted), timeout, analysis -> {
+                    // The static stage (docs/healguard.md §1): the dry run's Δk and the code that runs next.
+                    StaticDecision decided = staticGuard.decide(session.guardMode(), session.workspace().instance().policy(), code, analysis);
+                    session.recordGuardDecision(decided.decision());
+                    sink.guardDecision(session.view(), decided.decision());
+                    return decided;
+                });
         if (outcome.applied()) {
             sink.healApplied(session.view(), crash.healPoint(), code, outcome.resume(), crash.exceptionType());
         }

@@ -3,8 +3,10 @@ package io.healbench.sandbox.service.session;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.heal.StaticDecision;
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.sandbox.service.model.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -41,6 +43,8 @@ public final class Session {
     private final Instant createTime = Instant.now();
     private final Workspace workspace;
     private final Map<String, String> labels;
+    /** HealGuard's mode for this session: enforce, observe or off (both stages). */
+    private final String guardMode;
     private final SessionEventLog log;
     private final HealEventSink sink;
     private final long outputLimit;
@@ -62,9 +66,10 @@ public final class Session {
     /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
     private record Pending(CompletableFuture<RuntimeMessage> answer, List<GuardDecision> decisions) {}
 
-    Session(String id, Workspace workspace, Map<String, String> labels, HealEventSink sink, long outputLimit,
+    Session(String id, Workspace workspace, Map<String, String> labels, String guardMode, HealEventSink sink, long outputLimit,
             Function<Outcome, CompletableFuture<Outcome>> completion) {
         this.name = "sessions/" + id;
+        this.guardMode = guardMode;
         this.completion = completion;
         this.workspace = workspace;
         this.labels = Map.copyOf(labels);
@@ -79,6 +84,10 @@ public final class Session {
 
     public Workspace workspace() {
         return workspace;
+    }
+
+    public String guardMode() {
+        return guardMode;
     }
 
     public SessionState state() {
@@ -147,6 +156,8 @@ public final class Session {
             }
             log.append(new SessionEvent.HealAnswered(outcome));
             answer(reply.id(), new RuntimeMessage.HealReply(reply.id(), outcome));
+        } else if (message instanceof RuntimeMessage.HealAnalysisReady ready) {
+            answer(ready.id(), ready);
         } else if (message instanceof RuntimeMessage.GuardEvent guard) {
             log.append(new SessionEvent.GuardDecided(guard.decision()));
             sink.guardDecision(view(), guard.decision());
@@ -276,12 +287,91 @@ public final class Session {
         }
     }
 
+    /**
+     * Sends the heal with {@code analyze} (which must have passed the gate already): after its dry run the runtime
+     * reports the analysis, {@code stage} decides, and the heal is committed or aborted (the runtime then stays
+     * paused at this crash). A dry run that fails answers at once, without analysis.
+     */
+    public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout,
+                            Function<HealAnalysis, StaticDecision> stage) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("cmd", "heal");
+        command.put("code", code);
+        command.put("resume", resume);
+        command.put("analyze", true);
+        commandLock.lock();
+        String id = UUID.randomUUID().toString();
+        try {
+            requireCrashed();
+            command.put("id", id);
+            RuntimeMessage first;
+            try {
+                first = exchange(id, command, decisions, timeout);
+            } catch (SandboxException e) {
+                abortQuietly(id, "no analysis arrived in time");  // the runtime may be waiting for a decision
+                throw e;
+            }
+            if (!(first instanceof RuntimeMessage.HealAnalysisReady ready)) {
+                return ((RuntimeMessage.HealReply) first).outcome();
+            }
+            StaticDecision decided;
+            try {
+                decided = stage.apply(ready.analysis());
+            } catch (RuntimeException e) {
+                exchange(id, abort(id, "the static stage failed: " + e.getMessage()), decisions, timeout);
+                throw e;
+            }
+            List<GuardDecision> all = new ArrayList<>(decisions);
+            all.add(decided.decision());
+            Map<String, Object> decision = decided.commit() ? commit(id, decided.verdict()) : abort(id, decided.abortReason());
+            return ((RuntimeMessage.HealReply) exchange(id, decision, all, timeout)).outcome();
+        } finally {
+            pending.remove(id);
+            commandLock.unlock();
+        }
+    }
+
+    /** heal_commit with the static verdict: a {@code clean} one waives healrt's bool/None rule for this heal. */
+    private static Map<String, Object> commit(String id, String staticVerdict) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("cmd", "heal_commit");
+        command.put("id", id);
+        command.put("static_verdict", staticVerdict);
+        return command;
+    }
+
+    private static Map<String, Object> abort(String id, String reason) {
+        Map<String, Object> command = new LinkedHashMap<>();
+        command.put("cmd", "heal_abort");
+        command.put("id", id);
+        command.put("reason", reason);
+        return command;
+    }
+
+    private void abortQuietly(String id, String reason) {
+        try {
+            send(abort(id, reason));
+        } catch (SandboxException e) {
+            // the runtime is gone; nothing waits for the decision
+        }
+    }
+
     private RuntimeMessage request(Map<String, Object> command, List<GuardDecision> decisions, Duration timeout) {
         commandLock.lock();
         String id = UUID.randomUUID().toString();
         try {
             requireCrashed();
             command.put("id", id);
+            return exchange(id, command, decisions, timeout);
+        } finally {
+            pending.remove(id);
+            commandLock.unlock();
+        }
+    }
+
+    /** Sends one command and waits for the runtime's answer with its id (the caller holds the command lock). */
+    private RuntimeMessage exchange(String id, Map<String, Object> command, List<GuardDecision> decisions, Duration timeout) {
+        try {
             Pending waiting = new Pending(new CompletableFuture<>(), List.copyOf(decisions));
             pending.put(id, waiting);
             send(command);
@@ -297,9 +387,6 @@ public final class Session {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", name + ": interrupted while waiting for the runtime", e);
-        } finally {
-            pending.remove(id);
-            commandLock.unlock();
         }
     }
 

@@ -41,7 +41,7 @@ class RuntimeMessagesTest {
         Workspace ws = new Workspace(Path.of("/nonexistent/ws"), instance, Variant.BUGGY,
                 new RunPlan("sandbox-unit", "buggy", "0", "/nonexistent/python", "/nonexistent/lib", "/nonexistent/ws/src", List.of("colorsys"),
                         "/nonexistent/lib/test/test_colorsys.py::T::t", List.of(), Map.of(), List.of(), List.of()));
-        return new Session("unit", ws, Map.of("tenant", "t"), new HealEventSink() {
+        return new Session("unit", ws, Map.of("tenant", "t"), "enforce", new HealEventSink() {
             @Override
             public void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType) {}
 
@@ -82,6 +82,21 @@ class RuntimeMessagesTest {
                 "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"os.remove\"}"));
         assertEquals(new GuardDecision(1, "dynamic", "blocked", "os.remove"), guard.decision());
         assertInstanceOf(RuntimeMessage.Note.class, RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"catch_undecided\",\"reason\":\"r\"}"));
+    }
+
+    @Test
+    void aDynamicFlowRecordKeepsItsWitnessPathInTheDecisionsReason() {
+        // The shape healrt's sinks.py sends for a violation: source, steps (one elided run), sink.
+        RuntimeMessage.GuardEvent guard = assertInstanceOf(RuntimeMessage.GuardEvent.class, RuntimeMessageDecoder.decode(
+                "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\","
+                        + "\"reason\":\"open\",\"rule\":\"taint\",\"flow\":["
+                        + "{\"kind\":\"source\",\"location\":\"name:mode\",\"file\":\"gzip.py\",\"line\":192,\"heal_point\":1},"
+                        + "{\"kind\":\"step\",\"op\":\"str.__add__\",\"file\":\"gzip.py\",\"line\":193},"
+                        + "{\"kind\":\"elided\",\"steps\":4},"
+                        + "{\"kind\":\"sink\",\"op\":\"open\",\"file\":\"gzip.py\",\"line\":194,\"key_input\":\"file\"}]}"));
+        assertEquals("open [taint]: heal source name:mode (gzip.py:192) -> str.__add__ (gzip.py:193) -> 4 more steps"
+                + " -> open(file) (gzip.py:194)", guard.decision().reason());
+        assertEquals("blocked", guard.decision().verdict());
     }
 
     @Test

@@ -1,0 +1,331 @@
+package io.healbench.guard.service.analysis;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+
+/**
+ * AnalyzeHeal's domain logic (docs/healguard.md §3): from the heal's Δk, interprets the rest of the crashing
+ * function from the crash statement, then each project caller's rest from its call site, following every project
+ * function reachable by calls, and decides TAINTED (a source reaches a protected operation's key input, with the
+ * flow), CLEAN, or UNKNOWN (no flow, but something could not be followed).
+ */
+public final class HealAnalyzer {
+
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(20);
+    public static final long DEFAULT_MAX_STEPS = 3_000_000;
+    /** Rounds of the whole analysis while globals keep changing (a global written late, read early). */
+    private static final int MAX_ROUNDS = 4;
+    /** Deep expressions (long concatenations) recurse; the analysis gets a thread with a stack to match. */
+    private static final long STACK_BYTES = 256L * 1024 * 1024;
+    /** A method call or setattr/delattr in heal code (see {@link #mayChangeUnseen}). */
+    private static final Pattern MUTATING_CALL = Pattern.compile("\\.\\s*[A-Za-z_]\\w*\\s*\\(|\\b(setattr|delattr)\\s*\\(");
+
+    private final Duration timeLimit;
+    private final long maxSteps;
+
+    public HealAnalyzer(Duration timeLimit, long maxSteps) {
+        this.timeLimit = timeLimit;
+        this.maxSteps = maxSteps;
+    }
+
+    public HealAnalyzer() {
+        this(DEFAULT_TIME_LIMIT, DEFAULT_MAX_STEPS);
+    }
+
+    /** Decides; throws {@link AnalysisInputException} for malformed input (trees, policy, Δk locations). */
+    public AnalysisResult analyze(AnalysisInput input) {
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread worker = new Thread(null, () -> {
+            try {
+                outcome.set(analyzeHere(input));
+            } catch (RuntimeException | StackOverflowError e) {
+                outcome.set(e);
+            }
+        }, "healguard-static", STACK_BYTES);
+        worker.start();
+        try {
+            worker.join();
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while analysing", e);
+        }
+        Object result = outcome.get();
+        if (result instanceof AnalysisInputException bad) {
+            throw bad;
+        }
+        if (result instanceof StackOverflowError) {
+            return new AnalysisResult(AnalysisResult.Verdict.UNKNOWN, "", List.of(), null, List.of(new AnalysisResult.Incomplete(
+                    input.crashPoint().file(), input.crashPoint().line(), 0, "nesting", "the code nests too deeply to analyse")), 0);
+        }
+        if (result instanceof RuntimeException failure) {
+            throw failure;
+        }
+        return (AnalysisResult) result;
+    }
+
+    private AnalysisResult analyzeHere(AnalysisInput input) {
+        List<ModuleScope> scopes = new ArrayList<>();
+        for (AnalysisInput.ModuleSource module : input.modules()) {
+            scopes.add(new ModuleScope(module.module(), module.file(), PyAstReader.read(module.astJson(), module.file())));
+        }
+        ProjectIndex index = new ProjectIndex(scopes);
+        ProtectionPolicy policy = ProtectionPolicy.parse(input.policyJson());
+        Analysis an = new Analysis(index, policy, maxSteps, System.nanoTime() + timeLimit.toNanos());
+        AnalysisInput.CrashPoint point = input.crashPoint();
+        if (input.modulesTruncated()) {
+            an.incomplete("", null, "export cap", "healrt's export of the project modules hit its cap: some modules are missing");
+        }
+        if (input.deltaTruncated() && mayChangeUnseen(input.healCode())) {
+            an.incomplete(point.file(), null, "Δk bound", "Δk was truncated and the heal calls code that may change objects"
+                    + " beyond what it assigns: it may have sources that are not listed");
+        }
+        try {
+            run(input, an, index);
+        } catch (Analysis.Found found) {
+            // the finding is recorded
+        } catch (Analysis.BudgetExceeded exceeded) {
+            an.incomplete(point.file(), null, "analysis budget", exceeded.getMessage());
+        }
+        return verdict(an);
+    }
+
+    /**
+     * Whether a heal can change locations Δk's bounded walk may miss. What a heal assigns (names, attributes,
+     * items) is always in Δk; only calls (a method, setattr) can change objects beyond that.
+     */
+    static boolean mayChangeUnseen(String healCode) {
+        return healCode == null || healCode.isBlank() || MUTATING_CALL.matcher(healCode).find();
+    }
+
+    private static void run(AnalysisInput input, Analysis an, ProjectIndex index) {
+        AnalysisInput.CrashPoint point = input.crashPoint();
+        ModuleScope scope = index.moduleOfFile(point.file());
+        if (scope == null) {
+            an.incomplete(point.file(), null, "crash module", "the crashing module " + point.file() + " was not exported");
+            return;
+        }
+        FunctionInfo crashed = index.functionIn(scope, point.qualname(), point.line());
+        PyNode statement = crashed == null ? null : Statements.at(crashed, point.line(), point.col());
+        if (statement == null) {
+            an.incomplete(point.file(), null, "crash point", "no statement of " + point.qualname() + " starts at line "
+                    + point.line() + ", column " + point.col() + " of the exported " + point.file());
+            return;
+        }
+        List<Sources.Source> sources = Sources.of(input.delta(), crashed, point);
+        for (Sources.Source source : sources) {
+            an.anySource = an.anySource.union(Taint.source(source.label(), source.origin()));
+        }
+        Activation.Mode mode = "retry".equals(point.resume()) ? Activation.Mode.BEFORE
+                : "return".equals(point.resume()) || "return".equals(point.kind()) ? Activation.Mode.RETURN
+                : Activation.Mode.AFTER;
+        GlobalStore store = new GlobalStore();
+        for (Sources.Source source : sources) {
+            if (source.path().isGlobal()) {
+                store.write(source.path(), Value.of(Taint.source(source.label(), source.origin())));
+            }
+        }
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            store.resetChanged();
+            an.newRound(store);
+            Activation.Injection injection = new Activation.Injection(statement, mode, activation -> {
+                for (Sources.Source source : sources) {
+                    if (!source.path().isGlobal()) {
+                        activation.write(source.path(), Value.of(Taint.source(source.label(), source.origin())), false);
+                    }
+                }
+            });
+            Activation activation = new Activation(an, crashed, injection, null);
+            activation.run(State.bottom());
+            an.activations++;
+            callers(input, an, index, crashed, activation.result(), activation.parametersAtExit());
+            if (!store.changed()) {
+                return;
+            }
+        }
+    }
+
+    /** Each project caller's rest, from the call it is inside: the callee's result and effects enter there. */
+    private static void callers(AnalysisInput input, Analysis an, ProjectIndex index, FunctionInfo crashed, Value result,
+                                Map<String, Value> parameters) {
+        FunctionInfo inner = crashed;
+        Value innerResult = result;
+        Map<String, Value> innerParameters = parameters;
+        for (AnalysisInput.CallSite site : input.crashPoint().callers()) {
+            String name = site.qualname().substring(site.qualname().lastIndexOf('.') + 1);
+            if (name.startsWith("<") && !name.equals("<module>")) {
+                // A generator expression, comprehension or lambda frame (or a type-parameter scope): its values
+                // reach the next caller through whatever consumes them; carry them on as derived data.
+                innerResult = innerResult.flat();
+                innerParameters = Map.of();
+                inner = null;
+                continue;
+            }
+            ModuleScope scope = index.moduleOfFile(site.file());
+            FunctionInfo caller = scope == null ? null : index.functionIn(scope, site.qualname(), site.line());
+            if (caller == null) {
+                an.incomplete(site.file(), null, "caller " + site.qualname(), "the caller's module was not exported");
+                return;
+            }
+            PyNode call = Statements.expressionAt(caller, site);
+            PyNode statement = call == null ? Statements.at(caller, site.line(), -1) : Statements.containing(caller, call);
+            if (statement == null) {
+                an.incomplete(site.file(), null, "call site", "no statement of " + site.qualname() + " holds line " + site.line());
+                return;
+            }
+            FunctionInfo callee = inner;
+            Map<String, Value> effects = innerParameters;
+            boolean throughLibrary = site.throughLibrary() || callee == null;
+            boolean direct = !throughLibrary && call != null && call.is("Call");
+            Value value = callee != null && "__init__".equals(callee.name()) && callee.receiver() != null
+                    && effects.containsKey(callee.receiver())
+                    ? effects.get(callee.receiver()).withType(callee.owner == null ? null : callee.owner.qualified())
+                    : innerResult;
+            if (throughLibrary) {
+                value = value.flat();
+                if (effects.values().stream().anyMatch(v -> !v.isClean())) {
+                    an.incomplete(site.file(), call, "library frames below " + site.qualname(),
+                            "what the frame inside it did to its arguments is not carried back through library code");
+                }
+            }
+            Activation.Injection injection = new Activation.Injection(statement, Activation.Mode.CALL, activation -> {
+                if (direct) {
+                    activation.calls.applyCallEffects(call, callee, effects);
+                }
+            });
+            if (call != null) {
+                injection.overrides.put(call, value.then(site.file(), site.line(), site.col(), "returned to " + site.qualname() + "()"));
+            } else if (!value.isClean()) {
+                an.incomplete(site.file(), statement, "call site in " + site.qualname(),
+                        "no expression at line " + site.line() + ", column " + site.col() + " receives what the frame inside it returns");
+            }
+            Activation activation = new Activation(an, caller, injection, null);
+            activation.run(State.bottom());
+            an.activations++;
+            inner = caller;
+            innerResult = activation.result();
+            innerParameters = activation.parametersAtExit();
+        }
+    }
+
+    private static AnalysisResult verdict(Analysis an) {
+        List<AnalysisResult.Incomplete> incomplete = an.incomplete();
+        Analysis.Finding finding = an.finding;
+        if (finding != null) {
+            AnalysisResult.Sink sink = new AnalysisResult.Sink(finding.op().op(), finding.op().category(), finding.input(),
+                    finding.file(), finding.line(), finding.col());
+            return new AnalysisResult(AnalysisResult.Verdict.TAINTED, finding.label(), finding.flow().path(), sink, incomplete,
+                    an.activations);
+        }
+        return new AnalysisResult(incomplete.isEmpty() ? AnalysisResult.Verdict.CLEAN : AnalysisResult.Verdict.UNKNOWN, "",
+                List.of(), null, incomplete, an.activations);
+    }
+
+    /** Finds statements and expressions by position in a function's body (not in nested definitions). */
+    static final class Statements {
+
+        private static final List<String> BODIES = List.of("body", "orelse", "finalbody", "handlers", "cases");
+
+        private Statements() {}
+
+        /** The statement starting at (line, col); col -1: the first statement starting on the line. */
+        static PyNode at(FunctionInfo function, int line, int col) {
+            Deque<PyNode> work = new ArrayDeque<>(bodyOf(function));
+            PyNode firstOnLine = null;
+            while (!work.isEmpty()) {
+                PyNode statement = work.poll();
+                if (statement.line() == line && (statement.col() == col || col < 0) && firstOnLine == null) {
+                    if (col >= 0) {
+                        return statement;
+                    }
+                    firstOnLine = statement;
+                }
+                if (!statement.isAny("FunctionDef", "AsyncFunctionDef", "ClassDef") && statement.spansLine(line)) {
+                    work.addAll(nested(statement));
+                }
+            }
+            return firstOnLine;
+        }
+
+        /** The innermost statement holding an expression node. */
+        static PyNode containing(FunctionInfo function, PyNode expression) {
+            return containing(bodyOf(function), expression);
+        }
+
+        private static PyNode containing(List<PyNode> block, PyNode expression) {
+            for (PyNode statement : block) {
+                if (statement == null || !spans(statement, expression)) {
+                    continue;
+                }
+                if (!statement.isAny("FunctionDef", "AsyncFunctionDef", "ClassDef")) {
+                    PyNode inner = containing(nested(statement), expression);
+                    if (inner != null) {
+                        return inner;
+                    }
+                }
+                return statement;
+            }
+            return null;
+        }
+
+        /** The expression with exactly the call site's span (preferring a call), else the innermost call around it. */
+        static PyNode expressionAt(FunctionInfo function, AnalysisInput.CallSite site) {
+            PyNode exact = null;
+            PyNode around = null;
+            Deque<PyNode> work = new ArrayDeque<>(bodyOf(function));
+            while (!work.isEmpty()) {
+                PyNode node = work.poll();
+                if (node.isAny("FunctionDef", "AsyncFunctionDef", "ClassDef", "Lambda")) {
+                    continue;
+                }
+                if (node.line() == site.line() && node.col() == site.col() && node.endLine() == site.endLine()
+                        && node.endCol() == site.endCol() && (exact == null || node.is("Call"))) {
+                    exact = node;
+                }
+                if (node.is("Call") && node.line() <= site.line() && node.endLine() >= site.line()
+                        && (around == null || narrower(node, around))) {
+                    around = node;
+                }
+                work.addAll(NameCollector.children(node));
+            }
+            return exact != null ? exact : around;
+        }
+
+        private static boolean narrower(PyNode a, PyNode b) {
+            return a.line() > b.line() || a.line() == b.line() && a.col() > b.col();
+        }
+
+        private static boolean spans(PyNode outer, PyNode inner) {
+            boolean startsBefore = outer.line() < inner.line() || outer.line() == inner.line() && outer.col() <= inner.col();
+            boolean endsAfter = outer.endLine() > inner.endLine() || outer.endLine() == inner.endLine() && outer.endCol() >= inner.endCol();
+            return startsBefore && endsAfter;
+        }
+
+        private static List<PyNode> bodyOf(FunctionInfo function) {
+            return function.node.nodes("body").stream().filter(n -> n != null).toList();
+        }
+
+        private static List<PyNode> nested(PyNode statement) {
+            List<PyNode> inner = new ArrayList<>();
+            for (String field : BODIES) {
+                for (PyNode child : statement.nodes(field)) {
+                    if (child == null) {
+                        continue;
+                    }
+                    if (child.isAny("ExceptHandler", "match_case")) {
+                        child.nodes("body").stream().filter(n -> n != null).forEach(inner::add);
+                    } else {
+                        inner.add(child);
+                    }
+                }
+            }
+            return inner;
+        }
+    }
+}

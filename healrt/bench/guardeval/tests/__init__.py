@@ -1,0 +1,1 @@
+"""Tests of the controlled suite (run from healrt/: python3 -m pytest bench/guardeval/tests)."""

@@ -1,0 +1,169 @@
+package io.healbench.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.healbench.proto.sandbox.v1.CloseSessionRequest;
+import io.healbench.proto.sandbox.v1.CreateSessionRequest;
+import io.healbench.proto.sandbox.v1.GuardDecision;
+import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealResult;
+import io.healbench.proto.sandbox.v1.Outcome;
+import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.sandbox.v1.SandboxService;
+import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
+import io.healbench.proto.sandbox.v1.Session;
+import io.healbench.proto.sandbox.v1.SessionEvent;
+import io.healbench.proto.sandbox.v1.Variant;
+import io.quarkus.grpc.GrpcClient;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The static stage end to end (docs/healguard.md §1): real healrt exports the dry run's analysis, the real
+ * guard-service decides, the sandbox commits or aborts by the session's guard mode. The instance's rgb_to_hsv
+ * names a report directory, crashes, then creates the directory: a heal that rebinds {@code report} reaches
+ * {@code os.makedirs}'s key input; one that only repairs {@code h} does not.
+ */
+@QuarkusTest
+@WithTestResource(GuardServiceResource.class)
+class SandboxStaticGuardTest {
+
+    static final String INSTANCE = "sandbox-colorsys-static-guard";
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final String CLEAN_HEAL = "h = 4.0+gc-rc";
+    static final String TAINTED_HEAL = "h = 4.0+gc-rc\nreport = 'healguard-report/' + str(h)";
+
+    @GrpcClient("sandbox")
+    SandboxServiceBlockingStub sandbox;
+
+    @GrpcClient("sandbox")
+    SandboxService sandboxStreams;
+
+    private final List<String> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeSessions() {
+        for (String name : opened) {
+            sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build());
+        }
+    }
+
+    private Session create(String guardMode) {
+        Session session = sandbox.createSession(CreateSessionRequest.newBuilder()
+                .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true).setGuardMode(guardMode)
+                .setRequestId(UUID.randomUUID().toString()).putLabels("attempt_id", "static-" + guardMode).build());
+        opened.add(session.getName());
+        return session;
+    }
+
+    private HealResult heal(Session session, String code) {
+        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+    }
+
+    private static GuardDecision staticDecision(HealResult result) {
+        List<GuardDecision> stages = result.getGuardDecisionsList().stream().filter(d -> d.getStage().equals("static")).toList();
+        assertEquals(1, stages.size(), result::toString);
+        return stages.get(0);
+    }
+
+    @Test
+    void enforceAbortsATaintedHealAndTheSessionStaysAtTheCrash() {
+        Session session = create("enforce");
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
+
+            HealResult aborted = heal(session, TAINTED_HEAL);
+            assertFalse(aborted.getApplied(), aborted.toString());
+            assertEquals("ABORTED", SessionEvents.reason(aborted.getError()));
+            assertEquals(List.of("gate", "static"), aborted.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
+            GuardDecision rejected = staticDecision(aborted);
+            assertEquals("rejected", rejected.getVerdict());
+            assertTrue(rejected.getReason().startsWith("TAINTED: name:report reaches os.makedirs (name)"), rejected.getReason());
+            assertTrue(aborted.getError().getMessage().contains("os.makedirs"), aborted.getError().getMessage());
+
+            // Nothing was applied: the live frame still has the crash's values, and the session is still paused.
+            String live = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("report").build()).getValueRepr();
+            assertEquals("'healguard-report/hsv'", live);
+
+            HealResult committed = heal(session, CLEAN_HEAL);
+            assertTrue(committed.getApplied(), committed.toString());
+            GuardDecision accepted = staticDecision(committed);
+            assertEquals("accepted", accepted.getVerdict());
+            assertTrue(accepted.getReason().startsWith("CLEAN"), accepted.getReason());
+
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
+            assertTrue(outcome.getPassed(), outcome.toString());
+            assertEquals(1, outcome.getHealsApplied());
+            assertEquals(1, outcome.getHealsRejected(), "the aborted heal counts as rejected: " + outcome);
+            long staticEvents = watch.all().stream().filter(e -> e.hasGuardEvent() && e.getGuardEvent().getStage().equals("static")).count();
+            assertEquals(2, staticEvents, "each static decision is a session event");
+        }
+    }
+
+    /**
+     * The heal also writes None into {@code rc}, which nothing reads afterwards: guard-service finds it CLEAN, the
+     * sandbox commits with {@code static_verdict: clean}, and healrt waives its bool/None rule for the heal, so the
+     * directory creation in the same frame is not blocked (with any other verdict it would be, rule conservative).
+     */
+    @Test
+    void aCleanVerdictReachesHealrtWithTheCommitAndWaivesTheBoolNoneRule() {
+        Session session = create("enforce");
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
+
+            HealResult committed = heal(session, CLEAN_HEAL + "\nrc = None");
+            assertTrue(committed.getApplied(), committed.toString());
+            assertTrue(staticDecision(committed).getReason().startsWith("CLEAN"), committed.toString());
+
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
+            assertTrue(outcome.getPassed(), outcome.toString());
+            List<GuardDecision> dynamic = watch.all().stream().filter(SessionEvent::hasGuardEvent).map(SessionEvent::getGuardEvent)
+                    .filter(d -> d.getStage().equals("dynamic")).toList();
+            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict().equals("waived") && d.getReason().equals("None")),
+                    "the None source is recorded as waived: " + dynamic);
+            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict().equals("waived") && d.getReason().startsWith("os.")),
+                    "the directory creation the rule would have blocked is recorded: " + dynamic);
+            assertTrue(dynamic.stream().noneMatch(d -> d.getVerdict().equals("blocked")), dynamic.toString());
+        }
+    }
+
+    @Test
+    void observeRecordsATaintedHealAndCommitsIt() {
+        Session session = create("observe");
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
+
+            HealResult healed = heal(session, TAINTED_HEAL);
+            assertTrue(healed.getApplied(), healed.toString());
+            GuardDecision observed = staticDecision(healed);
+            assertEquals("observed", observed.getVerdict());
+            assertTrue(observed.getReason().startsWith("TAINTED: name:report"), observed.getReason());
+
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
+            assertTrue(outcome.getPassed(), outcome.toString());
+            assertEquals(0, outcome.getHealsRejected());
+        }
+    }
+
+    @Test
+    void offRunsNoStaticStage() {
+        Session session = create("off");
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
+
+            HealResult healed = heal(session, TAINTED_HEAL);
+            assertTrue(healed.getApplied(), healed.toString());
+            assertEquals(List.of("gate"), healed.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
+            assertTrue(watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getPassed());
+        }
+    }
+}
