@@ -1,6 +1,8 @@
 package io.healbench.cli;
 
 import io.healbench.common.dataset.Tier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -10,13 +12,15 @@ import java.util.List;
  *
  * <pre>
  * healbench run [--instances a,b] [--subject S] [--tier real-bug|injected] [--limit N] [--seed S]
- *               [--agent rules] [--guard-mode enforce|observe|off] [--repeats N] [--json] [--server host:port --token T]
+ *               [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N] [--json]
+ *               [--server host:port --token T]
  * </pre>
  *
  * @param subject a subject string ({@code debian-source:toolz@0.12.0}) or a code base ({@code toolz}); null for all
  * @param tier    null for both tiers
  * @param limit   at most this many instances, a sample when more match; 0 for no limit
  * @param seed    picks the sample
+ * @param heals   the replay agent's heal sets, an absolute directory (standalone mode only); null when not given
  */
 public record CliArguments(
         String command,
@@ -26,6 +30,7 @@ public record CliArguments(
         int limit,
         long seed,
         String agent,
+        String heals,
         String guardMode,
         int repeats,
         boolean json,
@@ -34,11 +39,13 @@ public record CliArguments(
 
     public static final String USAGE = """
             usage: healbench run [--instances ID,ID...] [--subject SUBJECT] [--tier real-bug|injected] [--limit N] [--seed S]
-                                 [--agent rules] [--guard-mode enforce|observe|off] [--repeats N] [--json]
-                                 [--server HOST:PORT [--token TOKEN]]
+                                 [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N]
+                                 [--json] [--server HOST:PORT [--token TOKEN]]
               Selects a slice of the dataset: --instances, then --subject (a subject such as
               debian-source:toolz@0.12.0, or a code base such as toolz or cpython-stdlib) and --tier,
               then at most --limit instances (a sample fixed by --seed, default 0, when more match).
+              --agent replay replays recorded heals from --heals DIR (DIR/<instance-id>.json, e.g.
+              dataset/heals/unsafe-default); standalone mode only, --server workers have their own.
               Without --server, runs in standalone mode: all services in this process.""";
 
     /** Thrown for a command line that cannot be run; its message is shown with the usage. */
@@ -62,6 +69,7 @@ public record CliArguments(
         int limit = 0;
         long seed = 0;
         String agent = "rules";
+        String heals = null;
         String guardMode = "enforce";
         int repeats = 1;
         boolean json = false;
@@ -102,6 +110,7 @@ public record CliArguments(
                     }
                 }
                 case "--agent" -> agent = value(args, ++i, arg);
+                case "--heals" -> heals = directory(value(args, ++i, arg), arg);
                 case "--guard-mode" -> {
                     guardMode = value(args, ++i, arg);
                     if (!List.of("enforce", "observe", "off").contains(guardMode)) {
@@ -119,8 +128,12 @@ public record CliArguments(
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
-        return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, guardMode, repeats,
-                json, server, token);
+        if (heals != null && server != null) {
+            throw new UsageException("--heals works in standalone mode only: with --server the workers read their heal sets"
+                    + " from their own healbench.agent.replay-dir");
+        }
+        return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, heals, guardMode,
+                repeats, json, server, token);
     }
 
     public boolean standalone() {
@@ -134,7 +147,7 @@ public record CliArguments(
 
     /** These arguments with the slice resolved to {@code ids}: no subject, tier or limit left to apply. */
     public CliArguments withInstances(List<String> ids) {
-        return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, guardMode, repeats, json, server, token);
+        return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, heals, guardMode, repeats, json, server, token);
     }
 
     /** The command line that parses back to these arguments. */
@@ -152,7 +165,11 @@ public record CliArguments(
         if (limit > 0) {
             args.addAll(List.of("--limit", Integer.toString(limit), "--seed", Long.toString(seed)));
         }
-        args.addAll(List.of("--agent", agent, "--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
+        args.addAll(List.of("--agent", agent));
+        if (heals != null) {
+            args.addAll(List.of("--heals", heals));
+        }
+        args.addAll(List.of("--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
         if (json) {
             args.add("--json");
         }
@@ -171,6 +188,15 @@ public record CliArguments(
         } catch (NumberFormatException e) {
             throw new UsageException(option + " must be a whole number, got '" + text + "'");
         }
+    }
+
+    /** An existing directory, made absolute against the working directory it was typed in (the report records it). */
+    private static String directory(String text, String option) {
+        Path dir = Path.of(text).toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            throw new UsageException(option + " must name a directory, got '" + text + "'");
+        }
+        return dir.toString();
     }
 
     private static String value(String[] args, int index, String option) {

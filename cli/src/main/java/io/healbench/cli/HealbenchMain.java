@@ -48,7 +48,7 @@ public class HealbenchMain {
         }
         System.out.println(slice.description());
         if (parsed.standalone()) {
-            runStandalone(home, slice.arguments().toArgs());
+            runStandalone(home, slice.arguments());
         } else {
             System.exit(runRemote(slice.arguments(), home));
         }
@@ -60,7 +60,7 @@ public class HealbenchMain {
         return Path.of(configured == null ? "." : configured).toAbsolutePath().normalize();
     }
 
-    private static void runStandalone(Path home, String[] args) {
+    private static void runStandalone(Path home, CliArguments args) {
         EmbeddedDatabase database;
         int port;
         try {
@@ -81,7 +81,10 @@ public class HealbenchMain {
         }
         System.setProperty("quarkus.datasource.reactive.url", database.reactiveUrl());
         System.setProperty("quarkus.datasource.username", EmbeddedDatabase.USER);
-        Quarkus.run(StandaloneApp.class, args);
+        if (args.heals() != null) {
+            System.setProperty("healbench.agent.replay-dir", args.heals());
+        }
+        Quarkus.run(StandaloneApp.class, args.toArgs());
     }
 
     private static int runRemote(CliArguments args, Path home) {

@@ -128,6 +128,9 @@ public final class RunDriver {
         report.put("written_at", Instant.now().toString());
         report.put("mode", args.standalone() ? "standalone" : "remote:" + args.server());
         report.put("agent", run.getAgent());
+        if (args.heals() != null) {
+            report.put("heals", args.heals());
+        }
         report.put("guard_mode", run.getGuardMode());
         report.put("repeats", run.getRepeats());
         ObjectNode summary = report.putObject("summary");

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.common.dataset.Tier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CliArgumentsTest {
 
@@ -65,6 +69,29 @@ class CliArgumentsTest {
         assertEquals("healer", resolved.agent());
         assertEquals(2, resolved.repeats());
         assertEquals(resolved, CliArguments.parse(resolved.toArgs()));
+    }
+
+    @Test
+    void healsNameAnExistingDirectoryMadeAbsoluteAndRoundTrip(@TempDir Path dir) throws IOException {
+        Path heals = Files.createDirectory(dir.resolve("heals"));
+        CliArguments args = CliArguments.parse("run", "--agent", "replay", "--heals", heals.toString(), "--instances", "a");
+        assertEquals(heals.toAbsolutePath().toString(), args.heals());
+        assertEquals(args, CliArguments.parse(args.toArgs()));
+        assertEquals(args.heals(), args.withInstances(List.of("b")).heals());
+        String relative = Path.of("").toAbsolutePath().relativize(heals.toAbsolutePath()).toString();
+        assertEquals(heals.toAbsolutePath().toString(), CliArguments.parse("run", "--heals", relative).heals());
+        assertEquals(null, CliArguments.parse("run").heals());
+    }
+
+    @Test
+    void healsAreRefusedWhenMissingOrInRemoteMode(@TempDir Path dir) {
+        assertTrue(assertThrows(CliArguments.UsageException.class,
+                () -> CliArguments.parse("run", "--heals", dir.resolve("absent").toString()))
+                .getMessage().contains("--heals must name a directory"));
+        assertTrue(assertThrows(CliArguments.UsageException.class,
+                () -> CliArguments.parse("run", "--agent", "replay", "--heals", dir.toString(), "--server", "h:1"))
+                .getMessage().contains("--heals works in standalone mode only"));
+        assertTrue(CliArguments.USAGE.contains("--heals DIR"));
     }
 
     @Test

@@ -2,7 +2,9 @@ package io.healbench.agent.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Limits of agent-service's attempts; every value has a default so the standalone app needs none. */
 @ConfigMapping(prefix = "healbench.agent")
@@ -26,4 +28,7 @@ public interface AgentSettings {
     /** Cap of one unary sandbox call (create, heal, reraise, close). */
     @WithDefault("120s")
     Duration sandboxCallTimeout();
+
+    /** The {@code replay} agent's heal sets, one {@code <instance-id>.json} each; unset, that agent cannot run. */
+    Optional<Path> replayDir();
 }

@@ -42,6 +42,12 @@ public class AttemptRunner {
             tally.agentFailed("unknown agent '" + spec.agent() + "'; this worker runs: " + agents.names());
             return tally.unfinished("not_started", 0, "");
         }
+        try {
+            agent.get().attemptStarted(spec);
+        } catch (RuntimeException e) {
+            tally.agentFailed("agent '" + spec.agent() + "' cannot run this attempt: " + e.getMessage());
+            return tally.unfinished("not_started", elapsedMs(start), "");
+        }
         String session;
         try {
             session = sandbox.create(spec);

@@ -13,6 +13,13 @@ public interface HealingAgent {
     AgentDecision decide(HealPoint point);
 
     /**
+     * An attempt with this agent is about to start (before its session exists). An agent that needs the attempt's
+     * instance or settings reads them here; throwing fails the attempt as the agent's failure, with the message.
+     */
+    default void attemptStarted(AttemptSpec spec) {
+    }
+
+    /**
      * The attempt is over (whatever its outcome): an agent that keeps a history per attempt (keyed by
      * {@link HealPoint#attemptId()}) drops it here. Called once per run of an attempt; must not throw.
      */
