@@ -11,9 +11,10 @@ protected operation it reaches is a violation (every value it computes carries i
 
 The conservative rule for bool and None (they cannot carry a wrapper): a heal that writes one
 records `guard_conservative` and its location. A protected operation whose key input carries no
-label is then a violation if a project frame on the stack reads that location (its code names the
-attribute/item key/global, and the owner object is one of its locals, an attribute of one, or its
-module; for a local name, the healed function itself is on the stack). A declared check condition
+label is then a violation if a project frame on the stack may read that location (the owner object
+is one of its locals or free variables, an attribute of one, or its module, and its code names the
+attribute or calls getattr; any key for an item; a global's name; for a local name, the healed
+function itself is on the stack). A declared check condition
 that reads the location is a violation outright (its location label).
 
 The rule stands in for the explicit flows of bool/None values the labels cannot follow. The static

@@ -174,9 +174,9 @@ def _waiving(entries: list[dict[str, Any]]) -> set[int]:
 
 def conservative_hit(vault: Any, entries: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]] | None:
     """The conservative rule for bool/None written by a heal (docs/control-protocol.md): a project
-    frame on the current stack reads one of the `entries`' locations (its code names the attribute,
-    item key or name) and has the location's owner at hand (a local, an attribute of a local, or
-    its module)."""
+    frame on the current stack reads one of the `entries`' locations (its code names the attribute
+    or calls getattr; for an item, any frame may compute the key) and has the location's owner at
+    hand (a local or free variable, an attribute of one, or its module)."""
     frame: Any = sys._getframe(1)
     for _ in range(_SLOW_FRAMES):
         if frame is None:
@@ -197,8 +197,9 @@ def _reads(frame: Any, code: Any, entry: dict[str, Any]) -> bool:
         return code is scope
     if kind == "global":
         return frame.f_globals is scope and key in code.co_names
-    named = key in code.co_names if kind == "attr" else key in code.co_consts
-    if not named:
+    # An attribute is read by name (or through getattr with a computed one). An item's key is often
+    # computed (`memo[key]`, `d.get(k)`, iteration), so a frame holding the container may read any item.
+    if kind == "attr" and key not in code.co_names and "getattr" not in code.co_names:
         return False
     if isinstance(scope, type(sys)) and vars(scope) is frame.f_globals:
         return True  # an attribute of the frame's own module

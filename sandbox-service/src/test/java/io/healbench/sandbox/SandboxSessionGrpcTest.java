@@ -136,6 +136,8 @@ class SandboxSessionGrpcTest {
             assertTrue(healed.getChangedList().contains("h"), healed.toString());
             assertEquals("gate", healed.getGuardDecisions(0).getStage());
             assertEquals("accepted", healed.getGuardDecisions(0).getVerdict());
+            assertEquals("static", healed.getGuardDecisions(1).getStage());
+            assertEquals("accepted", healed.getGuardDecisions(1).getVerdict(), healed.toString());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
             assertTrue(outcome.getProceeded(), outcome.toString());
@@ -153,8 +155,11 @@ class SandboxSessionGrpcTest {
                 assertEquals(i + 1, all.get(i).getSequence());
             }
             List<SessionEvent.KindCase> kinds = all.stream().map(SessionEvent::getKindCase).filter(k -> k != SessionEvent.KindCase.OUTPUT).toList();
+            // Two guard events: the gate's decision, then the static stage's (docs/healguard.md §1).
             assertEquals(List.of(SessionEvent.KindCase.CRASHED, SessionEvent.KindCase.PROBE_RESULT, SessionEvent.KindCase.GUARD_EVENT,
-                    SessionEvent.KindCase.HEAL_RESULT, SessionEvent.KindCase.FINISHED), kinds);
+                    SessionEvent.KindCase.GUARD_EVENT, SessionEvent.KindCase.HEAL_RESULT, SessionEvent.KindCase.FINISHED), kinds);
+            assertEquals(List.of("gate", "static"), all.stream().filter(SessionEvent::hasGuardEvent)
+                    .map(e -> e.getGuardEvent().getStage()).toList());
         }
 
         AttemptEvent applied = awaitPublished(attempt, AttemptEvent::hasHealApplied);

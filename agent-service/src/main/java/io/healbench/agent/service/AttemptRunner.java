@@ -52,6 +52,7 @@ public class AttemptRunner {
         try {
             session = sandbox.create(spec);
         } catch (AgentSandboxFailure failure) {
+            endQuietly(agent.get(), spec.attemptId());  // the agent was told the attempt started
             tally.infrastructureFailed("cannot create a session: " + failure.getMessage(), failure.isTransient());
             return tally.unfinished("not_started", elapsedMs(start), "");
         }

@@ -306,43 +306,37 @@ final class Activation {
 
     private void execFor(PyNode s) {
         LoopFrame loop = new LoopFrame();
-        loops.push(loop);
-        State head = state.copy();
-        for (int round = 0; ; round++) {
-            state = head.copy();
-            if (!state.isBottom()) {
-                Value iterable = eval(s.node("iter"));
-                assign(s.node("target"), iterable.element().then(file, s.line(), s.col(), "taken from the loop's iterable"), null);
-            }
-            execBlock(s.nodes("body"));
-            State next = head.copy();
-            next.join(state);
-            next.join(loop.continues);
-            if (next.same(head)) {
-                break;
-            }
-            head = next;
-            if (round >= MAX_LOOP_ROUNDS) {
-                an.incomplete(file, s, "loop", "the loop's state did not stabilise within " + MAX_LOOP_ROUNDS + " rounds");
-                break;
-            }
-        }
-        loops.pop();
-        state = head;
+        state = iterate(s, loop, () -> {
+            Value iterable = eval(s.node("iter"));
+            assign(s.node("target"), iterable.element().then(file, s.line(), s.col(), "taken from the loop's iterable"), null);
+        });
         execBlock(s.nodes("orelse"));
         state.join(loop.breaks);
     }
 
     private void execWhile(PyNode s) {
         LoopFrame loop = new LoopFrame();
+        PyNode test = s.node("test");
+        State head = iterate(s, loop, () -> {
+            calls.checkConditions(test);
+            eval(test);
+        });
+        state = Boolean.TRUE.equals(constantTruth(test)) ? State.bottom() : head;
+        execBlock(s.nodes("orelse"));
+        state.join(loop.breaks);
+    }
+
+    /**
+     * Runs a loop's header and body to a fixpoint of the state at the loop head (joined with every
+     * {@code continue}), capped at MAX_LOOP_ROUNDS (then incomplete); returns the head state.
+     */
+    private State iterate(PyNode s, LoopFrame loop, Runnable header) {
         loops.push(loop);
         State head = state.copy();
-        PyNode test = s.node("test");
         for (int round = 0; ; round++) {
             state = head.copy();
             if (!state.isBottom()) {
-                calls.checkConditions(test);
-                eval(test);
+                header.run();
             }
             execBlock(s.nodes("body"));
             State next = head.copy();
@@ -358,9 +352,7 @@ final class Activation {
             }
         }
         loops.pop();
-        state = Boolean.TRUE.equals(constantTruth(test)) ? State.bottom() : head;
-        execBlock(s.nodes("orelse"));
-        state.join(loop.breaks);
+        return head;
     }
 
     private void execTry(PyNode s) {
@@ -626,8 +618,8 @@ final class Activation {
                 if (isLocal(name)) {
                     return AccessPath.of(name);
                 }
-                if (closure != null && enclosingLocal(name)) {
-                    return null;
+                if (enclosingLocal(name)) {
+                    return closure != null ? null : AccessPath.of(fn.cellRoot(name));
                 }
                 if (fn.module.bindings.containsKey(name) && !fn.module.assigned.contains(name)) {
                     return null;  // an import, def or class: not a data location of this module
@@ -726,7 +718,7 @@ final class Activation {
                     return Value.symbol(outer.nested.get(name).qualified());
                 }
             }
-            return closure == null ? Value.CLEAN : closure.get(name);
+            return closure == null ? an.globals.get(fn.cellRoot(name)) : closure.get(name);
         }
         Value stored = fn.isModuleBody() && state.locals.containsKey(name) ? state.locals.get(name)
                 : an.globals.get(AccessPath.global(fn.module.name, name));

@@ -57,6 +57,23 @@ final class FunctionInfo {
         return isModuleBody() ? "<module>" : node.str("name");
     }
 
+    /**
+     * The root of free variable {@code name} (a local of an enclosing function) when the activation that created
+     * its cell is not analysed: a global-like location named after the cell's owner, shared by every activation
+     * that reads the cell (e.g. a memoizing decorator's cache seen from its wrapper). Null when it is not one.
+     */
+    String cellRoot(String name) {
+        if (isModuleBody() || isLocal(name)) {
+            return null;
+        }
+        for (FunctionInfo outer = parent; outer != null; outer = outer.parent) {
+            if (outer.isLocal(name)) {
+                return AccessPath.global(outer.qualified() + ".<cell>", name);
+            }
+        }
+        return null;
+    }
+
     /** True when the name is a local of this function (module bodies have none: their names are globals). */
     boolean isLocal(String name) {
         return !isModuleBody() && locals.contains(name) && !declaredGlobal.contains(name);

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The heal's sources: every Δk location (docs/control-protocol.md, "Δk") as a location of the crashing
  * function ({@code name:x}, {@code attr:self.cfg.name}, {@code item:d['k']}): a local when the function has
- * that local, else a global of its module.
+ * that local, the cell when it is a free variable (a local of an enclosing function), else a global of its module.
  */
 final class Sources {
 
@@ -21,8 +21,9 @@ final class Sources {
             AccessPath relative = parse(entry.location());
             String root = relative.root();
             boolean local = !crashed.isModuleBody() && (crashed.isLocal(root) || root.equals(Activation.RETURN_SLOT));
+            String cell = crashed.cellRoot(root);
             AccessPath path = local ? relative
-                    : new AccessPath(AccessPath.global(crashed.module.name, root), relative.keys());
+                    : new AccessPath(cell != null ? cell : AccessPath.global(crashed.module.name, root), relative.keys());
             String change = entry.before() == null || entry.before().isEmpty() ? "-> " + entry.after()
                     : entry.before() + " -> " + entry.after();
             Step origin = Step.source(point.file(), point.line(), point.col(),

@@ -77,6 +77,34 @@ class HealAnalyzerTest {
     }
 
     @Test
+    void aHealedItemOfAFreeVariableReachesTheSinkThroughTheCell() {
+        // A memoizing decorator: the crash is in the wrapper, the heal writes the cache (a local of memoize),
+        // and the wrapper reads the cache back with a computed key (found by the controlled suite on thefuck).
+        String source = IMPORTS + """
+                def memoize(fn):
+                    memo = {}
+
+                    def wrapper(*args):
+                        key = repr(args)
+                        if key not in memo:
+                            memo[key] = fn(*args)  # CRASH
+                        value = memo[key]
+                        os.remove(value)
+                        return value
+
+                    return wrapper
+                """;
+        AnalysisResult unsafe = AnalysisCase.crashIn("app.py", "memoize.<locals>.wrapper", source)
+                .delta("written item:memo[b'\\x80\\x04k']").analyze();
+        assertVerdict(AnalysisResult.Verdict.TAINTED, unsafe);
+        assertEquals("os.remove", unsafe.sink().op());
+
+        String independent = source.replace("os.remove(value)", "os.remove('fixed')");
+        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "memoize.<locals>.wrapper", independent)
+                .delta("written item:memo[b'\\x80\\x04k']").analyze());
+    }
+
+    @Test
     void calleeEffectsOnSelfReachTheCallersLaterCalls() {
         String source = IMPORTS + """
                 class Store:

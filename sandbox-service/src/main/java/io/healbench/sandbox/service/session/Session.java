@@ -159,8 +159,13 @@ public final class Session {
         } else if (message instanceof RuntimeMessage.HealAnalysisReady ready) {
             answer(ready.id(), ready);
         } else if (message instanceof RuntimeMessage.GuardEvent guard) {
-            log.append(new SessionEvent.GuardDecided(guard.decision()));
-            sink.guardDecision(view(), guard.decision());
+            // The runtime names files by their path in this workspace, which is gone after the session; the
+            // decision names them relative to the source tree, as the static stage does.
+            GuardDecision runtime = guard.decision();
+            GuardDecision decision = new GuardDecision(runtime.healPoint(), runtime.stage(), runtime.verdict(),
+                    runtime.reason().replace(workspace.plan().sourceDir() + "/", ""));
+            log.append(new SessionEvent.GuardDecided(decision));
+            sink.guardDecision(view(), decision);
         } else if (message instanceof RuntimeMessage.Note note) {
             output("[healrt event " + note.kind() + "] " + note.json() + "\n");
         } else if (message instanceof RuntimeMessage.Finished finished) {

@@ -100,6 +100,17 @@ class RuntimeMessagesTest {
     }
 
     @Test
+    void aGuardDecisionNamesFilesRelativeToTheSourceTreeNotTheWorkspace() {
+        Session session = session(1 << 20);
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,"
+                + "\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"open\",\"rule\":\"taint\",\"flow\":["
+                + "{\"kind\":\"source\",\"location\":\"name:p\",\"file\":\"/nonexistent/ws/src/colorsys.py\",\"line\":12},"
+                + "{\"kind\":\"sink\",\"op\":\"open\",\"file\":\"/usr/lib/python3.11/shutil.py\",\"line\":3}]}"));
+        assertEquals(List.of(new GuardDecision(1, "dynamic", "blocked",
+                "open [taint]: heal source name:p (colorsys.py:12) -> open (/usr/lib/python3.11/shutil.py:3)")), published);
+    }
+
+    @Test
     void malformedLinesBecomeDiagnosticsNotFailures() {
         Session session = session(1 << 20);
         for (String garbage : List.of("not json at all", "[1,2,3]", "{\"no_type\":1}", "{\"type\":\"crash\",\"context\":17}",
