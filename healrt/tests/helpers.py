@@ -74,8 +74,10 @@ def write_spec(directory: Path, **fields: Any) -> Path:
 
 
 def run_healrt(spec: Path, controller: Controller | None, python: str = sys.executable,
-               cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+               cwd: Path | None = None, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs healrt on `spec`; `extra_env` is added to the run's environment (e.g. where a target test writes)."""
     env = {k: v for k, v in os.environ.items() if k not in ("HEALRT_CONTROL", "PYTEST_ADDOPTS")}
+    env.update(extra_env or {})
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HEALRT_ROOT), os.environ.get("PYTHONPATH")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     # As in the dataset checker: third-party plugins (pytest-benchmark imports statistics and

@@ -11,7 +11,6 @@ which operations ran.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -522,14 +521,6 @@ def run_flows(tmp_path: Path, mode: str, on_result: Callable[[str, dict[str, Any
                       pytest_args=[f"{test_dir / 'test_flows.py'}::test_shapes", "-q", "-s", "-p", "no:cacheprovider"],
                       max_heal_points=100, guard={"mode": mode, "policy": policy_with_checks()})
     controller = Controller(on_crash or heal_by_function)
-    previous = os.environ.get("FLOW_OUT")
-    os.environ["FLOW_OUT"] = str(out)
-    try:
-        completed = run_healrt(spec, controller)
-    finally:
-        if previous is None:
-            del os.environ["FLOW_OUT"]
-        else:
-            os.environ["FLOW_OUT"] = previous
+    completed = run_healrt(spec, controller, extra_env={"FLOW_OUT": str(out)})
     assert controller.outcome["passed"], completed.stdout + completed.stderr
     return Run(controller, out, completed.stdout)

@@ -7,7 +7,6 @@ controlled suite on thefuck's memoize.)
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +67,7 @@ def run(tmp_path: Path, mode: str) -> tuple[Controller, Path]:
                       pytest_args=[f"{tests / 'test_closure.py'}::test_lookup", "-q", "-p", "no:cacheprovider"],
                       guard={"mode": mode})
     ctl = Controller(on_crash)
-    previous = os.environ.get("CLOSURE_OUT")
-    os.environ["CLOSURE_OUT"] = str(out)
-    try:
-        completed = run_healrt(spec, ctl)
-    finally:
-        if previous is None:
-            del os.environ["CLOSURE_OUT"]
-        else:
-            os.environ["CLOSURE_OUT"] = previous
+    completed = run_healrt(spec, ctl, extra_env={"CLOSURE_OUT": str(out)})
     assert [r["ok"] for r in results] == [True], (results, completed.stdout + completed.stderr)
     return ctl, out
 

@@ -9,7 +9,6 @@ test then calls `save` again, from outside the frames the analysis covered.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -69,22 +68,9 @@ def run(tmp_path: Path, verdict: str | None, mode: str = "enforce") -> tuple[Con
                       pytest_args=[f"{tests / 'test_waiver.py'}::test_save", "-q", "-s", "-p", "no:cacheprovider"],
                       guard={"mode": mode})
     ctl = Controller(on_crash)
-    completed = _with_out(out, lambda: run_healrt(spec, ctl))
+    completed = run_healrt(spec, ctl, extra_env={"WAIVER_OUT": str(out)})
     assert [r["ok"] for r in results] == [True], (results, completed.stdout + completed.stderr)
     return ctl, out
-
-
-def _with_out(out: Path, call: Any) -> Any:
-    """healrt's environment is the test process's: the target test finds its output directory there."""
-    previous = os.environ.get("WAIVER_OUT")
-    os.environ["WAIVER_OUT"] = str(out)
-    try:
-        return call()
-    finally:
-        if previous is None:
-            del os.environ["WAIVER_OUT"]
-        else:
-            os.environ["WAIVER_OUT"] = previous
 
 
 def events(ctl: Controller, kind: str) -> list[dict[str, Any]]:
