@@ -65,6 +65,19 @@ class Controller(ControlServer):
         return finished[0]["outcome"]
 
 
+def write_project(directory: Path, module: str, source: str, target: str) -> tuple[Path, Path]:
+    """A one-module project under `directory`: src/<module>.py and tests/test_<module>.py holding
+    `target`; returns (source dir, target test file)."""
+    source_dir = directory / "src"
+    source_dir.mkdir(parents=True)
+    (source_dir / f"{module}.py").write_text(source)
+    tests = directory / "tests"
+    tests.mkdir()
+    test_file = tests / f"test_{module}.py"
+    test_file.write_text(target)
+    return source_dir, test_file
+
+
 def write_spec(directory: Path, **fields: Any) -> Path:
     spec = {"intercept": True, "max_heal_points": 10, "outcome_file": str(directory / "outcome.json"), **fields}
     spec.setdefault("target_test", spec["pytest_args"][0])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from helpers import Controller, run_healrt, write_spec
+from helpers import Controller, run_healrt, write_project, write_spec
 from test_heal_analysis import analyzed_heal, answer
 
 PROJECT = '''\
@@ -48,12 +48,7 @@ def test_lookup():
 
 
 def run(tmp_path: Path, mode: str) -> tuple[Controller, Path]:
-    source_dir = tmp_path / "src"
-    source_dir.mkdir(parents=True)
-    (source_dir / "closureproj.py").write_text(PROJECT)
-    tests = tmp_path / "tests"
-    tests.mkdir()
-    (tests / "test_closure.py").write_text(TARGET)
+    source_dir, target = write_project(tmp_path, "closureproj", PROJECT, TARGET)
     out = tmp_path / "out"
     out.mkdir()
     results: list[dict[str, Any]] = []
@@ -64,7 +59,7 @@ def run(tmp_path: Path, mode: str) -> tuple[Controller, Path]:
         results.append(answer(ctl, {"cmd": "heal_commit", "id": analysis["id"], "static_verdict": "unknown"}))
 
     spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["closureproj"],
-                      pytest_args=[f"{tests / 'test_closure.py'}::test_lookup", "-q", "-p", "no:cacheprovider"],
+                      pytest_args=[f"{target}::test_lookup", "-q", "-p", "no:cacheprovider"],
                       guard={"mode": mode})
     ctl = Controller(on_crash)
     completed = run_healrt(spec, ctl, extra_env={"CLOSURE_OUT": str(out)})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from helpers import Controller, run_healrt, write_spec
+from helpers import Controller, run_healrt, write_project, write_spec
 from test_heal_analysis import analyzed_heal, answer
 
 PROJECT = '''\
@@ -46,12 +46,7 @@ def test_save(tmp_path):
 
 
 def run(tmp_path: Path, verdict: str | None, mode: str = "enforce") -> tuple[Controller, Path]:
-    source_dir = tmp_path / "src"
-    source_dir.mkdir(parents=True)
-    (source_dir / "waiverproj.py").write_text(PROJECT)
-    tests = tmp_path / "tests"
-    tests.mkdir()
-    (tests / "test_waiver.py").write_text(TARGET)
+    source_dir, target = write_project(tmp_path, "waiverproj", PROJECT, TARGET)
     out = tmp_path / "out"
     out.mkdir()
     results: list[dict[str, Any]] = []
@@ -65,7 +60,7 @@ def run(tmp_path: Path, verdict: str | None, mode: str = "enforce") -> tuple[Con
         results.append(answer(ctl, commit))
 
     spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["waiverproj"],
-                      pytest_args=[f"{tests / 'test_waiver.py'}::test_save", "-q", "-s", "-p", "no:cacheprovider"],
+                      pytest_args=[f"{target}::test_save", "-q", "-s", "-p", "no:cacheprovider"],
                       guard={"mode": mode})
     ctl = Controller(on_crash)
     completed = run_healrt(spec, ctl, extra_env={"WAIVER_OUT": str(out)})
