@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs healrt's test suite on every interpreter healrt supports: pyenv 3.11.7, Debian's 3.11.2,
-# pyenv 3.12.1 and 3.13.0 (pytest is installed where missing by deploy/local/python-envs.sh).
+# pyenv 3.12.1 and 3.13.0 (pytest is installed where missing by hbdata's preflight, through
+# deploy/local/python-envs.sh).
 # Extra arguments go to pytest. Fails if the suite fails on any of them; missing interpreters fail too.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"

@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export HEALBENCH_HOME="$PWD"
 
+# First what the tests need and a fresh machine lacks (bubblewrap, pytest on every interpreter,
+# Debian's stdlib tests), installed where missing; exit 3 naming what cannot be.
+PYTHONPATH="$PWD/dataset/tools" python3 -m hbdata preflight --for tests
 deploy/local/services.sh
-deploy/local/python-envs.sh
 deploy/local/keycloak.sh start
 
 echo "== healrt tests (every supported interpreter)" >&2

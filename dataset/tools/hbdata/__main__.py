@@ -1,4 +1,4 @@
-"""`python3 -m hbdata {validate,stats,materialize,fetch,build}` (docs/dataset.md §7)."""
+"""`python3 -m hbdata {validate,stats,materialize,fetch,build,preflight}` (docs/dataset.md §7)."""
 from __future__ import annotations
 
 import argparse
@@ -62,6 +62,14 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write", action="store_true", help="write the accepted instances")
 
 
+def _preflight_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--instances", action="append")
+    parser.add_argument("--for", dest="purpose", choices=("run", "tests"), default="run")
+    parser.add_argument("--runs-dir")
+    parser.add_argument("--no-install", action="store_true")
+    parser.add_argument("--json", action="store_true")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python3 -m hbdata", description="HealBench dataset tooling")
     commands = top.add_subparsers(dest="command", required=True)
@@ -85,6 +93,9 @@ def parser() -> argparse.ArgumentParser:
                _fetch_arguments)
     _delegated(commands, "build", "build", "build_command",
                "the builder funnel: mine, run and keep instances for a subject", _build_arguments)
+    _delegated(commands, "preflight", "preflight", "preflight_command",
+               "check (and install) what a run or the test suites need; exit 3 when not ready",
+               _preflight_arguments)
     return top
 
 
