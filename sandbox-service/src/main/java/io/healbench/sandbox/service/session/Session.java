@@ -284,9 +284,11 @@ public final class Session {
         commandLock.lock();
         try {
             requireCrashed();
-            send(Map.of("cmd", "reraise"));
+            // Before the send: once the runtime has the command it may crash again at once, and the reader thread's
+            // CRASHED for that next heal point must not be overwritten by this one's RUNNING.
             crash = null;
             state = SessionState.RUNNING;
+            send(Map.of("cmd", "reraise"));
         } finally {
             commandLock.unlock();
         }
