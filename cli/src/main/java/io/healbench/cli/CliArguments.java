@@ -12,8 +12,8 @@ import java.util.List;
  *
  * <pre>
  * healbench run [--instances a,b] [--subject S] [--tier real-bug|injected] [--limit N] [--seed S]
- *               [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N] [--json]
- *               [--server host:port --token T]
+ *               [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N] [--parallel N]
+ *               [--json] [--server host:port --token T]
  * </pre>
  *
  * @param subject a subject string ({@code debian-source:toolz@0.12.0}) or a code base ({@code toolz}); null for all
@@ -21,6 +21,7 @@ import java.util.List;
  * @param limit   at most this many instances, a sample when more match; 0 for no limit
  * @param seed    picks the sample
  * @param heals   the replay agent's heal sets, an absolute directory (standalone mode only); null when not given
+ * @param parallel attempts at once in standalone mode (default: the machine's cores)
  */
 public record CliArguments(
         String command,
@@ -33,20 +34,25 @@ public record CliArguments(
         String heals,
         String guardMode,
         int repeats,
+        int parallel,
         boolean json,
         String server,
         String token) {
 
+    /** Attempts at once in standalone mode; each holds a sandboxed interpreter, so more would only thrash. */
+    static final int MAX_PARALLEL = 64;
+
     public static final String USAGE = """
             usage: healbench run [--instances ID,ID...] [--subject SUBJECT] [--tier real-bug|injected] [--limit N] [--seed S]
                                  [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N]
-                                 [--json] [--server HOST:PORT [--token TOKEN]]
+                                 [--parallel N] [--json] [--server HOST:PORT [--token TOKEN]]
               Selects a slice of the dataset: --instances, then --subject (a subject such as
               debian-source:toolz@0.12.0, or a code base such as toolz or cpython-stdlib) and --tier,
               then at most --limit instances (a sample fixed by --seed, default 0, when more match).
               --agent replay replays recorded heals from --heals DIR (DIR/<instance-id>.json, e.g.
               dataset/heals/unsafe-default); standalone mode only, --server workers have their own.
-              Without --server, runs in standalone mode: all services in this process.""";
+              Without --server, runs in standalone mode: all services in this process, --parallel attempts
+              at once (default: the number of cores); with --server each worker sets its own.""";
 
     /** Thrown for a command line that cannot be run; its message is shown with the usage. */
     public static class UsageException extends RuntimeException {
@@ -72,6 +78,8 @@ public record CliArguments(
         String heals = null;
         String guardMode = "enforce";
         int repeats = 1;
+        int parallel = Math.min(Runtime.getRuntime().availableProcessors(), MAX_PARALLEL);
+        boolean parallelGiven = false;
         boolean json = false;
         String server = null;
         String token = System.getenv("HEALBENCH_TOKEN");
@@ -123,6 +131,13 @@ public record CliArguments(
                         throw new UsageException("--repeats must be between 1 and 100, got " + repeats);
                     }
                 }
+                case "--parallel" -> {
+                    parallel = count(value(args, ++i, arg), arg);
+                    parallelGiven = true;
+                    if (parallel < 1 || parallel > MAX_PARALLEL) {
+                        throw new UsageException("--parallel must be between 1 and " + MAX_PARALLEL + ", got " + parallel);
+                    }
+                }
                 case "--server" -> server = value(args, ++i, arg);
                 case "--token" -> token = value(args, ++i, arg);
                 default -> throw new UsageException("unknown option '" + arg + "'");
@@ -132,8 +147,12 @@ public record CliArguments(
             throw new UsageException("--heals works in standalone mode only: with --server the workers read their heal sets"
                     + " from their own healbench.agent.replay-dir");
         }
+        if (parallelGiven && server != null) {
+            throw new UsageException("--parallel works in standalone mode only: with --server each worker runs"
+                    + " healbench.agent.max-concurrent-attempts attempts at once");
+        }
         return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, heals, guardMode,
-                repeats, json, server, token);
+                repeats, parallel, json, server, token);
     }
 
     public boolean standalone() {
@@ -147,7 +166,8 @@ public record CliArguments(
 
     /** These arguments with the slice resolved to {@code ids}: no subject, tier or limit left to apply. */
     public CliArguments withInstances(List<String> ids) {
-        return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, heals, guardMode, repeats, json, server, token);
+        return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, heals, guardMode, repeats, parallel, json, server,
+                token);
     }
 
     /** The command line that parses back to these arguments. */
@@ -170,6 +190,9 @@ public record CliArguments(
             args.addAll(List.of("--heals", heals));
         }
         args.addAll(List.of("--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
+        if (server == null) {
+            args.addAll(List.of("--parallel", Integer.toString(parallel)));
+        }
         if (json) {
             args.add("--json");
         }

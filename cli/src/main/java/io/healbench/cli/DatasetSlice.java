@@ -14,8 +14,9 @@ import java.util.TreeSet;
  *
  * @param arguments   the command line with the slice resolved to instance ids (none: the server's whole dataset)
  * @param description one line saying which slice runs, for the user
+ * @param selected    the ids of the instances the slice runs, as far as the local dataset knows them (empty without one)
  */
-public record DatasetSlice(CliArguments arguments, String description) {
+public record DatasetSlice(CliArguments arguments, String description, List<String> selected) {
 
     /**
      * @throws CliArguments.UsageException for an unknown instance id, a filter that matches nothing, or a filter
@@ -28,12 +29,14 @@ public record DatasetSlice(CliArguments arguments, String description) {
                         + datasetDir + " (set HEALBENCH_HOME to the repository root)");
             }
             return new DatasetSlice(args, "slice: " + (args.instanceIds().isEmpty() ? "every instance of the server's dataset"
-                    : "--instances " + String.join(",", args.instanceIds()) + " (" + args.instanceIds().size() + ")"));
+                    : "--instances " + String.join(",", args.instanceIds()) + " (" + args.instanceIds().size() + ")"),
+                    args.instanceIds());
         }
         InstanceCatalog catalog = InstanceCatalog.load(datasetDir);
         int total = catalog.all().size();
         if (!args.filtered() && args.instanceIds().isEmpty()) {
-            return new DatasetSlice(args, "slice: every instance of the dataset (" + total + ")");
+            return new DatasetSlice(args, "slice: every instance of the dataset (" + total + ")",
+                    catalog.all().stream().map(Instance::id).toList());
         }
         InstanceCatalog candidates;
         try {
@@ -51,7 +54,8 @@ public record DatasetSlice(CliArguments arguments, String description) {
         }
         String sampled = selected.size() < matching.size() ? ", a sample of " + selected.size() + " (seed " + args.seed() + ")" : "";
         String description = "slice: " + filters + ": " + matching.size() + " of " + total + " instances" + sampled;
-        return new DatasetSlice(args.withInstances(selected.stream().map(Instance::id).toList()), description);
+        List<String> ids = selected.stream().map(Instance::id).toList();
+        return new DatasetSlice(args.withInstances(ids), description, ids);
     }
 
     private static String filters(CliArguments args) {

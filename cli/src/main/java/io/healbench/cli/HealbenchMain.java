@@ -29,7 +29,7 @@ public class HealbenchMain {
         } catch (CliArguments.UsageException e) {
             System.err.println("healbench: " + e.getMessage());
             System.err.println(CliArguments.USAGE);
-            System.exit(2);
+            System.exit(ExitStatus.USAGE);
             return;
         }
         Path home = home();
@@ -39,15 +39,22 @@ public class HealbenchMain {
         } catch (CliArguments.UsageException e) {
             System.err.println("healbench: " + e.getMessage());
             System.err.println(CliArguments.USAGE);
-            System.exit(2);
+            System.exit(ExitStatus.USAGE);
             return;
         } catch (InstanceFormatException e) {
             System.err.println("healbench: the dataset is malformed: " + e.getMessage());
-            System.exit(3);
+            System.exit(ExitStatus.NOT_READY);
             return;
         }
         System.out.println(slice.description());
         if (parsed.standalone()) {
+            int ready = Preflight.check(home, slice.arguments().instanceIds());
+            if (ready != ExitStatus.COMPLETED) {
+                System.exit(ready);
+                return;
+            }
+            System.out.println(RunEstimate.load(home.resolve("runs"))
+                    .describe(slice.selected(), slice.arguments().repeats(), slice.arguments().parallel()));
             runStandalone(home, slice.arguments());
         } else {
             System.exit(runRemote(slice.arguments(), home));
@@ -69,7 +76,7 @@ public class HealbenchMain {
             port = freePort();
         } catch (IOException e) {
             System.err.println("healbench: cannot prepare standalone mode: " + e.getMessage());
-            System.exit(3);
+            System.exit(ExitStatus.NOT_READY);
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(database::close, "embedded-postgres-stop"));
@@ -84,6 +91,11 @@ public class HealbenchMain {
         if (args.heals() != null) {
             System.setProperty("healbench.agent.replay-dir", args.heals());
         }
+        // --parallel attempts at once, each in a session of its own, each with its REFERENCE run recorded alongside;
+        // the session limit leaves room for a closing session's successor.
+        System.setProperty("healbench.agent.max-concurrent-attempts", Integer.toString(args.parallel()));
+        System.setProperty("healbench.sandbox.max-sessions", Integer.toString(args.parallel() + 2));
+        System.setProperty("healbench.sandbox.reference-concurrency", Integer.toString(args.parallel()));
         Quarkus.run(StandaloneApp.class, args.toArgs());
     }
 

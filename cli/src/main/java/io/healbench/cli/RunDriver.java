@@ -33,11 +33,13 @@ import java.util.stream.Collectors;
 public final class RunDriver {
 
     static final String REPORT_SCHEMA = "healbench.report/v1";
+    private static final int REASON_WIDTH = 60;
 
     private final BenchServiceGrpc.BenchServiceBlockingStub bench;
     private final Path runsDir;
     private final PrintStream out;
     private final ProgressBar progress;
+    private final RunEstimate estimate;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public RunDriver(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out, PrintStream err, boolean terminal) {
@@ -45,9 +47,13 @@ public final class RunDriver {
         this.runsDir = runsDir;
         this.out = out;
         this.progress = new ProgressBar(err, terminal);
+        this.estimate = RunEstimate.load(runsDir);
     }
 
-    /** Returns the process exit code: 0 when the run completed, 1 when it failed. */
+    /**
+     * Returns the process exit status ({@link ExitStatus}): completed, failed, or completed with attempts that failed
+     * for an infrastructure reason.
+     */
     public int run(CliArguments args) throws IOException {
         Run run = bench.createRun(CreateRunRequest.newBuilder()
                 .addAllInstanceIds(args.instanceIds())
@@ -56,31 +62,58 @@ public final class RunDriver {
                 .setRepeats(args.repeats())
                 .setRequestId(UUID.randomUUID().toString())
                 .build());
-        progress.update(run.getAttemptsDone(), run.getAttemptsTotal(), run.getProceeded(), run.getPassed());
+        showProgress(run);
         Iterator<Run> updates = bench.watchRun(WatchRunRequest.newBuilder().setName(run.getName()).build());
         while (updates.hasNext()) {
             run = updates.next();
-            progress.update(run.getAttemptsDone(), run.getAttemptsTotal(), run.getProceeded(), run.getPassed());
+            showProgress(run);
         }
         progress.finish();
         List<Attempt> attempts = listAttempts(run.getName());
         printTable(attempts);
-        Path report = writeReport(run, attempts, args);
-        out.printf("%nrun %s: %d/%d proceeded, %d/%d passed; report: %s%n",
-                run.getName(), run.getProceeded(), run.getAttemptsTotal(), run.getPassed(), run.getAttemptsTotal(), report);
-        if (args.json()) {
-            ObjectNode summary = json.createObjectNode();
-            summary.put("run_id", runId(run));
-            summary.put("state", run.getState().name());
-            summary.put("instances", run.getInstanceIdsCount());
-            summary.put("attempts", run.getAttemptsTotal());
-            summary.put("proceeded", run.getProceeded());
-            summary.put("passed", run.getPassed());
-            summary.put("trace_similarity", run.getTraceSimilarity());
-            summary.put("report", report.toString());
-            out.println(json.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(summary));
+        RunSummary summary = RunSummary.of(attempts);
+        int exitStatus = run.getState() != Run.State.SUCCEEDED ? ExitStatus.FAILED
+                : summary.infrastructureFailures() > 0 ? ExitStatus.INFRASTRUCTURE_FAILURES : ExitStatus.COMPLETED;
+        Path report = writeReport(run, attempts, summary, args, exitStatus);
+        summary.print(out);
+        out.printf("%nrun %s: %d/%d proceeded, %d/%d passed (of %d attempts the agent is answerable for); report: %s%n",
+                run.getName(), run.getProceeded(), summary.agentAttempts(), run.getPassed(), summary.agentAttempts(),
+                summary.agentAttempts(), report);
+        if (summary.infrastructureFailures() > 0) {
+            out.printf("%d attempt%s failed for an infrastructure reason, not the agent's (exit status %d)%n",
+                    summary.infrastructureFailures(), summary.infrastructureFailures() == 1 ? "" : "s", exitStatus);
         }
-        return run.getState() == Run.State.SUCCEEDED ? 0 : 1;
+        estimate.record(wallTimes(attempts));
+        if (args.json()) {
+            ObjectNode line = json.createObjectNode();
+            line.put("run_id", runId(run));
+            line.put("state", run.getState().name());
+            line.put("instances", run.getInstanceIdsCount());
+            line.put("attempts", run.getAttemptsTotal());
+            line.put("proceeded", run.getProceeded());
+            line.put("passed", run.getPassed());
+            line.put("trace_similarity", run.getTraceSimilarity());
+            line.set("failures", json.valueToTree(summary.failures()));
+            line.put("exit_code", exitStatus);
+            line.put("report", report.toString());
+            out.println(json.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(line));
+        }
+        return exitStatus;
+    }
+
+    private void showProgress(Run run) {
+        progress.update(run.getAttemptsDone(), run.getAttemptsTotal(), run.getProceeded(), run.getPassed(), run.getAttemptsFailed());
+    }
+
+    /** Each instance's attempt time, for the next run's estimate; attempts that never ran say nothing about it. */
+    private static Map<String, Long> wallTimes(List<Attempt> attempts) {
+        Map<String, Long> times = new LinkedHashMap<>();
+        for (Attempt a : attempts) {
+            if (a.getWallTimeMs() > 0 && !AttemptStatus.INFRASTRUCTURE.equals(AttemptStatus.of(a).label())) {
+                times.put(a.getInstanceId(), a.getWallTimeMs());
+            }
+        }
+        return times;
     }
 
     private List<Attempt> listAttempts(String runName) {
@@ -96,15 +129,18 @@ public final class RunDriver {
     }
 
     private void printTable(List<Attempt> attempts) {
-        String format = "%-48s %-18s %-9s %-7s %-6s %-5s %s%n";
-        out.printf(format, "INSTANCE", "ERROR TYPE", "PROCEEDED", "PASSED", "HEALS", "TS", "GUARD");
+        String format = "%-48s %-18s %-14s %-9s %-7s %-6s %-5s %-40s %s%n";
+        out.printf(format, "INSTANCE", "ERROR TYPE", "STATUS", "PROCEEDED", "PASSED", "HEALS", "TS", "GUARD", "REASON");
         for (Attempt a : attempts) {
+            AttemptStatus status = AttemptStatus.of(a);
             out.printf(format, a.getInstanceId() + (a.getRepeat() > 0 ? "#" + a.getRepeat() : ""),
                     a.getExceptionType().isEmpty() ? "-" : a.getExceptionType(),
+                    status.label(),
                     yesNo(a.getProceeded()), yesNo(a.getPassed()),
                     a.getHealsApplied() + "/" + (a.getHealsApplied() + a.getHealsRejected()),
                     String.format("%.2f", a.getTraceSimilarity()),
-                    guardSummary(a.getGuardDecisionsList()));
+                    guardSummary(a.getGuardDecisionsList()),
+                    status.shortReason(REASON_WIDTH));
         }
     }
 
@@ -118,7 +154,8 @@ public final class RunDriver {
         return counts.entrySet().stream().map(e -> e.getKey() + " x" + e.getValue()).collect(Collectors.joining(", "));
     }
 
-    private Path writeReport(Run run, List<Attempt> attempts, CliArguments args) throws IOException {
+    private Path writeReport(Run run, List<Attempt> attempts, RunSummary runSummary, CliArguments args, int exitStatus)
+            throws IOException {
         Path dir = runsDir.resolve(runId(run));
         Files.createDirectories(dir);
         ObjectNode report = json.createObjectNode();
@@ -133,15 +170,24 @@ public final class RunDriver {
         }
         report.put("guard_mode", run.getGuardMode());
         report.put("repeats", run.getRepeats());
+        report.put("exit_code", exitStatus);
+        if (args.standalone()) {
+            report.put("parallel", args.parallel());
+        }
         ObjectNode summary = report.putObject("summary");
         summary.put("instances", run.getInstanceIdsCount());
         summary.put("attempts", run.getAttemptsTotal());
+        // The rates' denominator: attempts that failed outside the agent (infrastructure, grader) say nothing about it.
+        summary.put("agent_attempts", runSummary.agentAttempts());
         summary.put("proceeded", run.getProceeded());
         summary.put("passed", run.getPassed());
         summary.put("attempts_failed", run.getAttemptsFailed());
-        summary.put("proceed_rate", rate(run.getProceeded(), run.getAttemptsTotal()));
-        summary.put("correct_rate", rate(run.getPassed(), run.getAttemptsTotal()));
+        summary.put("proceed_rate", rate(run.getProceeded(), runSummary.agentAttempts()));
+        summary.put("correct_rate", rate(run.getPassed(), runSummary.agentAttempts()));
         summary.put("trace_similarity", run.getTraceSimilarity());
+        summary.set("failures", json.valueToTree(runSummary.failures()));
+        summary.set("by_status", json.valueToTree(runSummary.byStatus()));
+        summary.set("first_reasons", json.valueToTree(runSummary.firstReasons()));
         ArrayNode rows = report.putArray("attempts");
         for (Attempt a : attempts) {
             ObjectNode row = rows.addObject();
@@ -155,6 +201,9 @@ public final class RunDriver {
             row.put("trace_similarity", a.getTraceSimilarity());
             row.put("heals_applied", a.getHealsApplied());
             row.put("heals_rejected", a.getHealsRejected());
+            AttemptStatus status = AttemptStatus.of(a);
+            row.put("status", status.label());
+            row.put("status_reason", status.reason());
             row.put("failure_class", a.getFailureClass());
             row.put("exit_cause", a.getExitCause());
             row.put("detail", a.getDetail());
@@ -185,16 +234,16 @@ public final class RunDriver {
         return value ? "yes" : "no";
     }
 
-    /** Runs on the process's console; failures become one line on stderr and exit code 1. */
+    /** Runs on the process's console; failures become one line on stderr and exit status 1. */
     static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args) {
         try {
             return new RunDriver(bench, runsDir, System.out, System.err, System.console() != null).run(args);
         } catch (StatusRuntimeException e) {
             System.err.println("healbench: " + e.getStatus().getCode() + ": " + e.getStatus().getDescription());
-            return 1;
+            return ExitStatus.FAILED;
         } catch (IOException e) {
             System.err.println("healbench: cannot write the report: " + e.getMessage());
-            return 1;
+            return ExitStatus.FAILED;
         }
     }
 }

@@ -120,4 +120,16 @@ class CliArgumentsTest {
             assertTrue(CliArguments.USAGE.contains(option), option);
         }
     }
+
+    @Test
+    void parallelDefaultsToTheCoresAndIsForStandaloneModeOnly() {
+        assertEquals(Math.min(Runtime.getRuntime().availableProcessors(), CliArguments.MAX_PARALLEL), CliArguments.parse("run").parallel());
+        assertEquals(3, CliArguments.parse("run", "--parallel", "3").parallel());
+        assertEquals(3, CliArguments.parse(CliArguments.parse("run", "--parallel", "3").toArgs()).parallel(), "survives toArgs");
+        assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--parallel", "0"));
+        assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--parallel", "65"));
+        CliArguments.UsageException remote = assertThrows(CliArguments.UsageException.class,
+                () -> CliArguments.parse("run", "--parallel", "2", "--server", "127.0.0.1:8104"));
+        assertTrue(remote.getMessage().contains("max-concurrent-attempts"), remote.getMessage());
+    }
 }

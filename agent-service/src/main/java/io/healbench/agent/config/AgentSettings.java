@@ -19,10 +19,10 @@ public interface AgentSettings {
     Duration attemptTimeout();
 
     /**
-     * Attempts one worker runs at a time. The {@code attempts} channel's concurrency and broker
-     * prefetch are set from it in application.properties.
+     * Attempts one worker runs at a time, each in its own sandbox session. The broker prefetch of the
+     * {@code attempts} channel is set from it in application.properties.
      */
-    @WithDefault("1")
+    @WithDefault("2")
     int maxConcurrentAttempts();
 
     /** Cap of one unary sandbox call (create, heal, reraise, close). */

@@ -39,7 +39,8 @@ final class AgentSandboxProtoMapper {
 
     static AgentSessionOutcome outcome(Outcome outcome) {
         return new AgentSessionOutcome(outcome.getProceeded(), outcome.getPassed(), outcome.getExitCause(),
-                outcome.getExitCode(), outcome.getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity());
+                outcome.getExitCode(), outcome.getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity(),
+                outcome.getReported());
     }
 
     static ResumeMode resume(HealResume resume) {

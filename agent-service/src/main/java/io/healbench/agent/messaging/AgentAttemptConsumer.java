@@ -1,6 +1,7 @@
 package io.healbench.agent.messaging;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptRunner;
 import io.healbench.agent.service.AttemptSpec;
@@ -9,11 +10,16 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.rabbitmq.IncomingRabbitMQMetadata;
 import io.smallrye.reactive.messaging.rabbitmq.RabbitMQRejectMetadata;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
@@ -37,8 +43,9 @@ import org.jboss.logging.Logger;
  *   <li>If the {@code completed} event cannot be published, the message is requeued: the attempt
  *       runs again and the event id dedupes the result.</li>
  * </ul>
- * Messages are processed one at a time per channel instance; {@code healbench.agent.max-concurrent-attempts}
- * sets the channel's concurrency and the broker prefetch.
+ * Up to {@code healbench.agent.max-concurrent-attempts} attempts run at once, each on a thread of its own: a
+ * message is taken from the channel only while one of that many slots is free, and the broker's prefetch is the
+ * same number. The same bound holds in standalone mode, where the channel is in memory and has no prefetch.
  */
 @ApplicationScoped
 public class AgentAttemptConsumer {
@@ -48,10 +55,23 @@ public class AgentAttemptConsumer {
 
     private final AttemptRunner runner;
     private final AttemptEventPublisher publisher;
+    private final Semaphore slots;
+    private final ExecutorService workers;
 
-    public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher) {
+    public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher, AgentSettings settings) {
         this.runner = runner;
         this.publisher = publisher;
+        int concurrent = settings.maxConcurrentAttempts();
+        if (concurrent < 1) {
+            throw new IllegalArgumentException("healbench.agent.max-concurrent-attempts must be at least 1, got " + concurrent);
+        }
+        this.slots = new Semaphore(concurrent);
+        AtomicInteger numbers = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(concurrent, task -> {
+            Thread thread = new Thread(task, "attempt-worker-" + numbers.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Incoming("attempts")
@@ -64,9 +84,24 @@ public class AgentAttemptConsumer {
             return Uni.createFrom().completionStage(message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false))));
         }
         Optional<IncomingRabbitMQMetadata> delivery = message.getMetadata(IncomingRabbitMQMetadata.class);
-        return Uni.createFrom().item(() -> settle(message, spec, delivery))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .flatMap(Uni.createFrom()::completionStage);
+        // Completes once the attempt holds a slot, so the channel offers the next message only when a slot is free;
+        // the attempt's worker acks or nacks the message when the attempt has ended.
+        return Uni.createFrom().item(() -> {
+            slots.acquireUninterruptibly();
+            workers.execute(() -> {
+                try {
+                    settle(message, spec, delivery);
+                } finally {
+                    slots.release();
+                }
+            });
+            return (Void) null;
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdownNow();
     }
 
     /** Runs the attempt (blocking, on a worker thread) and returns the ack or nack to send. */

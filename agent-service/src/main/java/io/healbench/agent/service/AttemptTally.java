@@ -51,10 +51,19 @@ final class AttemptTally {
         }
     }
 
-    /** The program ran to its end and the sandbox reported how. */
+    /**
+     * The program ran to its end and the sandbox reported how. Nothing the agent did can explain a program that never
+     * reported an outcome before any heal was applied (a missing package, a failed fetch, a harness crash), nor one
+     * that never reached its crash: both are the platform's, never the agent's.
+     */
     AttemptResult finished(AgentSessionOutcome outcome) {
         if (outcome.isInfrastructureError()) {
             infrastructureFailed("the sandbox failed to run the program: " + outcome.detail(), false);
+        } else if (!outcome.reported() && healsApplied == 0) {
+            infrastructureFailed("the program never reported an outcome: " + outcome.detail(), false);
+        } else if (healPoints == 0) {
+            infrastructureFailed("the program ended without reaching its crash: the instance did not reproduce here ("
+                    + outcome.exitCause() + (outcome.detail().isEmpty() ? "" : ": " + outcome.detail()) + ")", false);
         }
         return result(outcome.proceeded(), outcome.passed(), outcome.exitCause(), outcome.wallTimeMs(), outcome.detail(),
                 outcome.traceSimilarity());

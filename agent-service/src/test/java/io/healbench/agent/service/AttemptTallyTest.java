@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class AttemptTallyTest {
 
-    private static final AgentSessionOutcome PASSED = new AgentSessionOutcome(true, true, "exited", 0, 900, "", 0.75);
+    private static final AgentSessionOutcome PASSED = new AgentSessionOutcome(true, true, "exited", 0, 900, "", 0.75, true);
     private static final CrashObservation KEY_ERROR = new CrashObservation(1, "KeyError", "'k'",
             new ObservedStatement("v = d[k]", "assign", List.of("v"), 3), List.of(), true);
     private static final CrashObservation TYPE_ERROR = new CrashObservation(2, "TypeError", "bad",
@@ -41,7 +41,7 @@ class AttemptTallyTest {
     @Test
     void aSandboxErrorOutcomeIsAnInfrastructureFailure() {
         AttemptTally tally = new AttemptTally();
-        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error", -1, 10, "bwrap: no such file", 0.0));
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error", -1, 10, "bwrap: no such file", 0.0, false));
         assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
         assertTrue(result.detail().contains("bwrap"), result.detail());
         assertFalse(result.retryable());
@@ -52,7 +52,7 @@ class AttemptTallyTest {
         AttemptTally tally = new AttemptTally();
         tally.crashed(KEY_ERROR);
         tally.healApplied();
-        AttemptResult result = tally.finished(new AgentSessionOutcome(true, false, "exited", 1, 10, "AssertionError", 0.5));
+        AttemptResult result = tally.finished(new AgentSessionOutcome(true, false, "exited", 1, 10, "AssertionError", 0.5, true));
         assertEquals(AttemptFailureClass.NONE, result.failureClass());
         assertFalse(result.passed());
     }
@@ -60,6 +60,7 @@ class AttemptTallyTest {
     @Test
     void infrastructureOutranksAgent() {
         AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
         tally.agentFailed("no decision");
         assertEquals(AttemptFailureClass.AGENT, tally.finished(PASSED).failureClass());
         tally.infrastructureFailed("UNAVAILABLE", true);
@@ -107,5 +108,41 @@ class AttemptTallyTest {
         tally.crashed(KEY_ERROR);
         tally.agentFailed("decided after the budget");
         assertEquals(AttemptFailureClass.AGENT, tally.timedOut(600_000).failureClass());
+    }
+
+    @Test
+    void aProgramThatNeverReportedBeforeAnyHealIsInfrastructure() {
+        AttemptTally tally = new AttemptTally();
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "exited", 1, 40,
+                "exited with status 1 without reporting an outcome; last output: ModuleNotFoundError: No module named 'pytest'",
+                0.0, false));
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+        assertTrue(result.detail().contains("No module named 'pytest'"), result.detail());
+    }
+
+    @Test
+    void aProgramThatDiesWithoutAnOutcomeAfterAHealIsTheHealsOutcome() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        tally.healApplied();
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "signal", 139, 40,
+                "SIGSEGV (signal 11): terminated without reporting an outcome", 0.0, false));
+        assertEquals(AttemptFailureClass.NONE, result.failureClass());
+        assertFalse(result.proceeded());
+    }
+
+    @Test
+    void aRuntimeHarnessErrorIsInfrastructure() {
+        AttemptTally tally = new AttemptTally();
+        tally.crashed(KEY_ERROR);
+        AttemptResult result = tally.finished(new AgentSessionOutcome(false, false, "error: UsageError: bad args", 4, 40, "", 0.0, true));
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+    }
+
+    @Test
+    void aProgramThatNeverCrashedDidNotReproduceTheInstance() {
+        AttemptResult result = new AttemptTally().finished(PASSED);
+        assertEquals(AttemptFailureClass.INFRASTRUCTURE, result.failureClass());
+        assertTrue(result.detail().contains("did not reproduce"), result.detail());
     }
 }

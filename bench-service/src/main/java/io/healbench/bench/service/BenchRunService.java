@@ -1,5 +1,6 @@
 package io.healbench.bench.service;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.healbench.bench.messaging.BenchAttemptPublisher;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchAttemptEvent;
@@ -19,10 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 
 /** Creates runs and reads them back, always within the caller's tenant. */
 @ApplicationScoped
 public class BenchRunService {
+
+    private static final Logger LOG = Logger.getLogger(BenchRunService.class);
 
     static final int DEFAULT_PAGE_SIZE = 100;
     static final int MAX_PAGE_SIZE = 1000;
@@ -33,20 +37,26 @@ public class BenchRunService {
     private final BenchInstanceSource instances;
     private final BenchRunManifest manifests;
     private final BenchAttemptPublisher publisher;
+    private final BenchEventIngestor ingestor;
+    private final BenchContexts contexts;
 
     public BenchRunService(BenchRunRepository runs, BenchAttemptRepository attempts, BenchAttemptEventRepository events,
-            BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher) {
+            BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher, BenchEventIngestor ingestor,
+            BenchContexts contexts) {
         this.runs = runs;
         this.attempts = attempts;
         this.events = events;
         this.instances = instances;
         this.manifests = manifests;
         this.publisher = publisher;
+        this.ingestor = ingestor;
+        this.contexts = contexts;
     }
 
     /**
      * Persists the run with one QUEUED attempt per (instance, repeat), then queues one work item per
-     * attempt. A request id seen before in the tenant returns that run instead.
+     * attempt and returns without waiting for the queue (in standalone mode its confirms are the attempts'
+     * ends). A request id seen before in the tenant returns that run instead.
      */
     public Uni<BenchRun> createRun(BenchCaller caller, BenchRunSpec request) {
         BenchRunSpec spec = request.normalized();
@@ -88,8 +98,25 @@ public class BenchRunService {
             }
         }
         return Panache.withTransaction(() -> runs.persist(run).chain(() -> attempts.persist(queued)))
-                .chain(() -> publisher.publish(run, queued))
+                .invoke(() -> publisher.publish(run, queued, this::notQueued))
                 .replaceWith(run);
+    }
+
+    /**
+     * An attempt the queue refused ends as an infrastructure failure, so the run still ends and counts it once. The
+     * event carries the id of the worker's own completion event: whichever of the two arrives first is the one counted.
+     */
+    private void notQueued(BenchAttempt attempt, Throwable failure) {
+        LOG.errorf("attempt %s of run %s could not be queued: %s", attempt.id, attempt.runId, failure.toString());
+        String detail = "the attempt could not be queued: " + failure;
+        BenchIncomingEvent event = new BenchIncomingEvent(attempt.id + "/completed", attempt.tenant, attempt.runId, attempt.id,
+                Instant.now().truncatedTo(ChronoUnit.MICROS), BenchIncomingEvent.Kind.COMPLETED,
+                "{\"source\":\"bench-service\",\"detail\":" + TextNode.valueOf(detail) + "}",
+                new BenchIncomingEvent.Outcome(false, false, 0, 0, 0, "", "not_started", 0,
+                        BenchIncomingEvent.Outcome.INFRASTRUCTURE, detail, 0.0),
+                null);
+        contexts.onFreshContext(() -> ingestor.ingest(event)).subscribe().with(done -> { },
+                error -> LOG.errorf("could not record that attempt %s was not queued: %s", attempt.id, error.toString()));
     }
 
     public Uni<BenchRun> getRun(BenchCaller caller, String runId) {

@@ -28,6 +28,13 @@ public interface SandboxIsolationConfig {
     @WithDefault("1900000000")
     long sandboxUidBase();
 
+    /**
+     * Where the lock files of leased sandbox uids are, one per uid: every HealBench process on the machine leases
+     * from the same range, and a lock keeps an id to one session machine-wide. Made root-only (0700).
+     */
+    @WithDefault("/run/healbench/sandbox-uids")
+    String uidLockDir();
+
     Limits limits();
 
     /** prlimit limits, per process; forks inherit them. */

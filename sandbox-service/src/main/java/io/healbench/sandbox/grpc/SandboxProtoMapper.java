@@ -141,7 +141,7 @@ final class SandboxProtoMapper {
                 .setProceeded(o.proceeded()).setPassed(o.passed())
                 .setHealPoints(o.healPoints()).setHealsApplied(o.healsApplied()).setHealsRejected(o.healsRejected())
                 .setExitCause(text(o.exitCause())).setExitCode(o.exitCode()).setWallTimeMs(o.wallTimeMs())
-                .putAllTrace(o.trace()).setDetail(text(o.detail()));
+                .putAllTrace(o.trace()).setDetail(text(o.detail())).setReported(o.reported());
         if (o.reference() != null) {
             out.setTraceSimilarity(o.reference().traceSimilarity())
                     .setTraceOverlap(o.reference().traceOverlap())

@@ -4,7 +4,9 @@ import java.util.Map;
 
 /**
  * The result of one execution, as the runtime reports it at exit or as the sandbox infers it when the process died.
- * {@code reference} is its comparison with the instance's REFERENCE run, when one was made (BUGGY sessions).
+ * {@code reported} says which: true when the runtime sent it, false when the sandbox inferred it from the process's
+ * end (the program never got as far as reporting: a missing package, a harness crash, a kill). {@code reference} is
+ * its comparison with the instance's REFERENCE run, when one was made (BUGGY sessions).
  */
 public record Outcome(
         boolean proceeded,
@@ -17,25 +19,29 @@ public record Outcome(
         long wallTimeMs,
         Map<String, Long> trace,
         String detail,
+        boolean reported,
         ReferenceComparison reference) {
 
-    /** An outcome not (yet) compared with a reference run. */
-    public Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected, String exitCause,
-                   int exitCode, long wallTimeMs, Map<String, Long> trace, String detail) {
-        this(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace, detail, null);
+    /** An outcome the runtime reported, not (yet) compared with a reference run. */
+    public static Outcome reported(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
+                                   String exitCause, int exitCode, long wallTimeMs, Map<String, Long> trace, String detail) {
+        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
+                detail, true, null);
     }
 
     /** An outcome for a process that ended without reporting one. */
     public static Outcome withoutReport(String exitCause, int exitCode, long wallTimeMs, String detail) {
-        return new Outcome(false, false, 0, 0, 0, exitCause, exitCode, wallTimeMs, Map.of(), detail);
+        return new Outcome(false, false, 0, 0, 0, exitCause, exitCode, wallTimeMs, Map.of(), detail, false, null);
     }
 
     public Outcome withReference(ReferenceComparison comparison) {
-        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace, detail, comparison);
+        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
+                detail, reported, comparison);
     }
 
     public Outcome withDetail(String more) {
         String joined = detail == null || detail.isEmpty() ? more : detail + "; " + more;
-        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace, joined, reference);
+        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
+                joined, reported, reference);
     }
 }

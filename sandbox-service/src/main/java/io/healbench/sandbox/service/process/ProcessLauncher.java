@@ -58,7 +58,7 @@ public class ProcessLauncher {
 
     public ProcessLauncher(SandboxIsolationConfig config) {
         this.config = config;
-        this.uids = new SandboxUids(config.sandboxUidBase());
+        this.uids = new SandboxUids(config.sandboxUidBase(), Path.of(config.uidLockDir()));
     }
 
     /** The argument vector for {@code request}; {@code uid} is the session's user id when isolated. */

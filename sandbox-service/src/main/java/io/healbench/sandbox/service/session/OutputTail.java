@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The last few KiB a process wrote to stdout and stderr, kept even after the output cap dropped the rest,
@@ -44,6 +45,15 @@ final class OutputTail {
         for (int i = from; i < offset + length; i++) {
             ring[(int) (written++ % SIZE)] = bytes[i];
         }
+    }
+
+    /**
+     * The last {@code maxLines} non-blank lines of {@link #text()}, joined with " | " so they fit in a one-line detail;
+     * empty when the process wrote nothing.
+     */
+    String lastLines(int maxLines) {
+        List<String> lines = text().lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - maxLines), lines.size()));
     }
 
     synchronized String text() {

@@ -162,7 +162,7 @@ final class RuntimeMessageDecoder {
     }
 
     private static Outcome normalized(Outcome o) {
-        return new Outcome(o.proceeded(), o.passed(), o.healPoints(), o.healsApplied(), o.healsRejected(), nonNull(o.exitCause()),
+        return Outcome.reported(o.proceeded(), o.passed(), o.healPoints(), o.healsApplied(), o.healsRejected(), nonNull(o.exitCause()),
                 o.exitCode(), o.wallTimeMs(), o.trace() == null ? Map.of() : o.trace(), nonNull(o.detail()));
     }
 

@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +68,10 @@ public class SandboxSessions {
 
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
-    private final Map<String, String> sessionByRequest = new ConcurrentHashMap<>();
+    /** The session each request id created, or is creating. */
+    private final Map<String, CompletableFuture<String>> sessionByRequest = new ConcurrentHashMap<>();
+    /** Creates admitted but not yet started: they count against max-sessions. Guarded by {@code this}. */
+    private int starting;
     /** Sessions the sandbox runs for itself (reference runs): bounded by their own pool, not by max-sessions. */
     private final Set<String> unattended = ConcurrentHashMap.newKeySet();
 
@@ -85,32 +89,59 @@ public class SandboxSessions {
         this.sink = sink;
     }
 
-    public synchronized SessionView create(CreateSessionCommand command) {
+    /**
+     * Creates a session, or returns the one an earlier create with the same request id made. Only admission holds the
+     * lock: materializing a workspace and starting its process run outside it, so sessions start in parallel.
+     */
+    public SessionView create(CreateSessionCommand command) {
         String requestId = command.requestId() == null ? "" : command.requestId();
-        if (!requestId.isEmpty() && sessionByRequest.containsKey(requestId)) {
-            return sessions.get(sessionByRequest.get(requestId)).view();
-        }
         if (command.variant() == null) {
             throw new SandboxException(Kind.INVALID_ARGUMENT, "VARIANT_REQUIRED", "variant must be BUGGY or REFERENCE");
         }
-        long live = sessions.values().stream().filter(s -> s.live() && !unattended.contains(s.name())).count();
-        if (live >= config.maxSessions()) {
-            throw new SandboxException(Kind.RESOURCE_EXHAUSTED, "TOO_MANY_SESSIONS",
-                    live + " sessions are live, the limit is " + config.maxSessions() + "; close one or retry later");
+        CompletableFuture<String> created = new CompletableFuture<>();
+        CompletableFuture<String> earlier;
+        synchronized (this) {
+            earlier = requestId.isEmpty() ? null : sessionByRequest.putIfAbsent(requestId, created);
+            if (earlier == null) {
+                long live = sessions.values().stream().filter(s -> s.live() && !unattended.contains(s.name())).count() + starting;
+                if (live >= config.maxSessions()) {
+                    sessionByRequest.remove(requestId, created);
+                    throw new SandboxException(Kind.RESOURCE_EXHAUSTED, "TOO_MANY_SESSIONS",
+                            live + " sessions are live, the limit is " + config.maxSessions() + "; close one or retry later");
+                }
+                starting++;
+            }
         }
-        Instance instance = instance(command.instanceId());
-        boolean buggy = command.variant() == Variant.BUGGY;
-        Function<Outcome, CompletableFuture<Outcome>> completion = buggy
-                ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
-        Session session = start(instance, command.variant(), command.intercept(), command.guardMode(), command.labels(), completion, false);
-        if (buggy) {
-            // Recorded alongside the BUGGY run, so the comparison at FINISHED rarely has to wait for it.
-            references.prepare(instance);
+        if (earlier != null) {
+            try {
+                return session(earlier.join()).view();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
         }
-        if (!requestId.isEmpty()) {
-            sessionByRequest.put(requestId, session.name());
+        try {
+            Instance instance = instance(command.instanceId());
+            boolean buggy = command.variant() == Variant.BUGGY;
+            Function<Outcome, CompletableFuture<Outcome>> completion = buggy
+                    ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
+            Session session = start(instance, command.variant(), command.intercept(), command.guardMode(), command.labels(),
+                    completion, false);
+            if (buggy) {
+                // Recorded alongside the BUGGY run, so the comparison at FINISHED rarely has to wait for it.
+                references.prepare(instance);
+            }
+            created.complete(session.name());
+            return session.view();
+        } catch (RuntimeException e) {
+            // A retry with the same request id tries again; one waiting on this create gets the same error.
+            sessionByRequest.remove(requestId, created);
+            created.completeExceptionally(e);
+            throw e;
+        } finally {
+            synchronized (this) {
+                starting--;
+            }
         }
-        return session.view();
     }
 
     /**

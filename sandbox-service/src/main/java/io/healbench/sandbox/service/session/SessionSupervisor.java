@@ -24,6 +24,8 @@ final class SessionSupervisor {
     private static final Duration DRAIN_WAIT = Duration.ofSeconds(5);
     /** Longest control line accepted; crash contexts and outcomes (with their traces) stay far below it. */
     private static final int MAX_CONTROL_LINE = 16 * 1024 * 1024;
+    /** Lines of the output's end quoted in the detail of an outcome the runtime did not report. */
+    private static final int LAST_OUTPUT_LINES = 8;
 
     private final Session session;
     private final GroupProcess process;
@@ -133,7 +135,10 @@ final class SessionSupervisor {
         } else {
             cause = process.exitCause(tail.text());
         }
-        session.onProcessEnded(cause.cause(), exit, wallMs, cause.detail());
+        // Whoever reads this outcome (an attempt's report, a dataset check) must see why the program stopped.
+        String lastOutput = killedOnRequest.get() ? "" : tail.lastLines(LAST_OUTPUT_LINES);
+        session.onProcessEnded(cause.cause(), exit, wallMs,
+                lastOutput.isEmpty() ? cause.detail() : cause.detail() + "; last output: " + lastOutput);
     }
 
     private static Thread thread(String name, Runnable body) {

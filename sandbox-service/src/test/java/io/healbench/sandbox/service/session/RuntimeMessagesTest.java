@@ -156,7 +156,7 @@ class RuntimeMessagesTest {
         assertFalse(session.ended().isDone(), "the end is recorded only with the completed outcome");
         assertTrue(session.runtimeReported());
 
-        Outcome reported = new Outcome(true, true, 0, 0, 0, "exited", 0, 5, Map.of("colorsys.py:12", 3L), "");
+        Outcome reported = Outcome.reported(true, true, 0, 0, 0, "exited", 0, 5, Map.of("colorsys.py:12", 3L), "");
         compared.complete(reported.withReference(new ReferenceComparison(0.5, 1.0, true)));
         List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
         assertEquals(1, finished.size());
