@@ -55,6 +55,7 @@ public final class RunDriver {
      * for an infrastructure reason.
      */
     public int run(CliArguments args) throws IOException {
+        long started = System.nanoTime();
         Run run = bench.createRun(CreateRunRequest.newBuilder()
                 .addAllInstanceIds(args.instanceIds())
                 .setAgent(args.agent())
@@ -83,7 +84,9 @@ public final class RunDriver {
             out.printf("%d attempt%s failed for an infrastructure reason, not the agent's (exit status %d)%n",
                     summary.infrastructureFailures(), summary.infrastructureFailures() == 1 ? "" : "s", exitStatus);
         }
-        estimate.record(wallTimes(attempts));
+        if (args.standalone()) {  // a server's run shares its workers with others: its wall time says little
+            estimate.record(programTimes(attempts), (System.nanoTime() - started) / 1_000_000, args.parallel());
+        }
         if (args.json()) {
             ObjectNode line = json.createObjectNode();
             line.put("run_id", runId(run));
@@ -105,8 +108,8 @@ public final class RunDriver {
         progress.update(run.getAttemptsDone(), run.getAttemptsTotal(), run.getProceeded(), run.getPassed(), run.getAttemptsFailed());
     }
 
-    /** Each instance's attempt time, for the next run's estimate; attempts that never ran say nothing about it. */
-    private static Map<String, Long> wallTimes(List<Attempt> attempts) {
+    /** Each instance's program time, for the next run's estimate; attempts the platform failed say nothing about it. */
+    private static Map<String, Long> programTimes(List<Attempt> attempts) {
         Map<String, Long> times = new LinkedHashMap<>();
         for (Attempt a : attempts) {
             if (a.getWallTimeMs() > 0 && !AttemptStatus.INFRASTRUCTURE.equals(AttemptStatus.of(a).label())) {

@@ -41,14 +41,4 @@ class RunSummaryTest {
         assertEquals(2, summary.infrastructureFailures());
         assertEquals(3, summary.agentAttempts());
     }
-
-    @Test
-    void anEstimateUsesEarlierTimesAndDividesByTheParallelism() throws Exception {
-        java.nio.file.Path runs = java.nio.file.Files.createTempDirectory("runs");
-        RunEstimate.load(runs).record(Map.of("a", 60_000L, "b", 120_000L, "c", 180_000L));
-        String line = RunEstimate.load(runs).describe(List.of("a", "b", "c", "new"), 1, 2);
-        // 60 + 120 + 180 s known, the unknown one at the median (120 s): 480 s over 2 at a time.
-        assertEquals("expected duration: about 4 min for 4 attempts, 2 at a time (from this machine's earlier runs for 3 of 4"
-                + " instances, 120 s each for the rest)", line);
-    }
 }
