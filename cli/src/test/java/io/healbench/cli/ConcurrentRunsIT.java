@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.healbench.common.dataset.Instance;
-import io.healbench.common.dataset.InstanceCatalog;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +22,7 @@ class ConcurrentRunsIT {
     @Test
     void twoRunsAtOnceGetTheOutcomesOfARunAlone() throws Exception {
         Path root = ProcessRunner.repoRoot();
-        List<String> slice = InstanceCatalog.load(root.resolve("dataset")).all().stream()
-                .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(10).toList();
+        List<String> slice = ProcessRunner.firstStdlibInstances(root, 10);
 
         Map<String, String> alone = outcomes(run(root, slice));
         CompletableFuture<ProcessRunner.Result> first = CompletableFuture.supplyAsync(() -> run(root, slice));

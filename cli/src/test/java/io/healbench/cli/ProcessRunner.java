@@ -1,5 +1,7 @@
 package io.healbench.cli;
 
+import io.healbench.common.dataset.Instance;
+import io.healbench.common.dataset.InstanceCatalog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +25,12 @@ final class ProcessRunner {
             throw new IllegalStateException("the healbench.home system property must name the repository root");
         }
         return Path.of(home).toAbsolutePath().normalize();
+    }
+
+    /** The first {@code count} CPython-stdlib instances of the bundled dataset by id: a slice that does not depend on catalog order. */
+    static List<String> firstStdlibInstances(Path root, int count) {
+        return InstanceCatalog.load(root.resolve("dataset")).all().stream()
+                .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(count).toList();
     }
 
     static Result run(List<String> command, Map<String, String> env, Path workDir, long timeoutSeconds)

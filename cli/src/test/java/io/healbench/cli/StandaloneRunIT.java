@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.healbench.common.dataset.Instance;
-import io.healbench.common.dataset.InstanceCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,8 +23,7 @@ class StandaloneRunIT {
     void standaloneRunHealsBundledInstancesAndWritesTheReport() throws Exception {
         Path root = ProcessRunner.repoRoot();
         // A slice of the injected CPython instances: the whole dataset (300+ instances) is too long for a test.
-        List<String> slice = InstanceCatalog.load(root.resolve("dataset")).all().stream()
-                .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(16).toList();
+        List<String> slice = ProcessRunner.firstStdlibInstances(root, 16);
         int bundled = slice.size();
         ProcessRunner.Result result = ProcessRunner.run(
                 List.of("java", "-jar", root.resolve("cli/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json",
