@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * {@code runs/attempt-times.json} its instances' program times and its own cost per attempt: its wall time times its
  * parallelism, over the sum of its program times (attempts also spend time outside the program: the workspace, the
  * REFERENCE run, the agent). A new run's expected duration is the sum of its instances' program times (an instance
- * never timed here counts as the median of those that were), scaled by the last run's cost, over its parallelism. A
- * machine with no runs yet uses {@link #UNTIMED_ATTEMPT_MS} per attempt.
+ * never timed here counts as the median of those that were), scaled by the last large run's cost, over its parallelism.
+ * A machine with no large run yet uses {@link #UNTIMED_ATTEMPT_MS} per attempt.
  */
 final class RunEstimate {
 
@@ -26,6 +26,9 @@ final class RunEstimate {
      * spend it: the full dataset's first run took 12 minutes for 424 attempts (README, "Timing").
      */
     static final long UNTIMED_ATTEMPT_MS = 3_400;
+
+    /** Runs with fewer timed attempts keep the earlier cost per attempt. */
+    static final int MIN_CALIBRATING_ATTEMPTS = 20;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -63,7 +66,7 @@ final class RunEstimate {
             return "expected duration: unknown (the server's dataset)";
         }
         long attempts = (long) instanceIds.size() * repeats;
-        if (programMs.isEmpty() || slotMsPerProgramMs <= 0) {
+        if (slotMsPerProgramMs <= 0) {
             return "expected duration: about " + human(attempts * UNTIMED_ATTEMPT_MS / parallel) + " for " + plural(attempts) + ", "
                     + parallel + " at a time (" + Math.round(UNTIMED_ATTEMPT_MS / 100.0) / 10.0
                     + " s per attempt; no run has been timed on this machine yet)";
@@ -89,7 +92,9 @@ final class RunEstimate {
     void record(Map<String, Long> programMsOfRun, long runWallMs, int parallel) {
         long programTotal = programMsOfRun.values().stream().mapToLong(Long::longValue).sum();
         programMs.putAll(programMsOfRun);
-        double cost = programTotal > 0 ? (double) runWallMs * parallel / programTotal : slotMsPerProgramMs;
+        // A small run's wall time is mostly start-up (JVM, database, services): it would overstate the cost per attempt.
+        boolean calibrates = programMsOfRun.size() >= MIN_CALIBRATING_ATTEMPTS && programTotal > 0;
+        double cost = calibrates ? (double) runWallMs * parallel / programTotal : slotMsPerProgramMs;
         try {
             Files.createDirectories(file.getParent());
             Path partial = Files.createTempFile(file.getParent(), FILE, ".partial");
