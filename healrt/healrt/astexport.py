@@ -124,8 +124,25 @@ def analysed_frames(frame: types.FrameType, table: SiteTable) -> list[types.Fram
     return frames
 
 
+def _if_statement_start(site: Site, table: SiteTable) -> tuple[int, int] | None:
+    """Where the `if`/`elif` statement whose test is the site starts (the site is the test only)."""
+    try:
+        tree = ast.parse(table.sources.get(site.file, ""), site.file)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (node.test.lineno, node.test.col_offset) == (site.line, site.col):
+            return node.lineno, node.col_offset
+    return None
+
+
 def crash_point(frame: types.FrameType, site: Site, table: SiteTable, source_dir: str, resume: str) -> dict[str, Any]:
+    """The crashing statement, the resume mode and the project callers. For an `if` test site the
+    statement is the whole `if` (or `elif`): `skip` continues after it, `retry` runs it again."""
     code = frame.f_code
+    start = (site.line, site.col)
+    if site.kind == "if":
+        start = _if_statement_start(site, table) or start
     callers: list[dict[str, Any]] = []
     analysed = analysed_frames(frame, table)
     inner = frame
@@ -142,7 +159,7 @@ def crash_point(frame: types.FrameType, site: Site, table: SiteTable, source_dir
     return {
         "file": _relative(site.file, source_dir), "function": code.co_name,
         "qualname": getattr(code, "co_qualname", code.co_name),
-        "line": site.line, "col": site.col, "end_line": site.end_line, "end_col": site.end_col,
+        "line": start[0], "col": start[1], "end_line": site.end_line, "end_col": site.end_col,
         "kind": site.kind, "resume": resume, "callers": callers,
     }
 

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from . import guard
 from .codecache import CodeCache, Recorder
 from .fmtrewrite import FormatRewriter
-from .rewrite import rewrite_module
+from .rewrite import COND_SLOT, rewrite_module
 from .sites import SiteTable
 
 # Package (directory or dotted-name) components whose code is not the project's own.
@@ -87,6 +87,8 @@ class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: types.ModuleType) -> None:
         module.__dict__["_healrt_rt"] = self._hooks
         module.__dict__["_healrt_hits"] = self._table.hits
+        # Bound before the module runs, so that its first `if` adds no key to its namespace.
+        module.__dict__[COND_SLOT] = None
         if self._formatting is not None:
             guard.register_module(module.__dict__)
         super().exec_module(module)

@@ -35,7 +35,7 @@ import pytest
 
 from .catching import never_intercepted
 from .rewrite import rewrite_module
-from .sites import Selection, Site, SiteTable
+from .sites import Selection, Site, SiteTable, _positions
 from .spec import Spec
 
 SEED = 0
@@ -93,6 +93,8 @@ class SiteFinder:
     def __init__(self, is_project_file: Callable[[str], bool]) -> None:
         self._is_project_file = is_project_file
         self._tables: dict[str, SiteTable] = {}
+        # Per file: the position of each `if` statement -> (line, col) of its test.
+        self._if_statements: dict[str, dict[tuple[int | None, ...], tuple[int, int]]] = {}
 
     def crash_site(self, exc: BaseException) -> CrashSite | None:
         if never_intercepted(exc):
@@ -107,6 +109,8 @@ class SiteFinder:
             if not self._is_project_file(code.co_filename):
                 continue
             site = self._full_table(code.co_filename).site_at_instruction(code, entry.tb_lasti)
+            if site is None:
+                site = self._if_test_at(code, entry.tb_lasti)
             if site is not None:
                 return CrashSite(site.file, site.line, site.col, site.end_line, site.source, type(exc).__name__)
         return None
@@ -117,9 +121,25 @@ class SiteFinder:
             table = SiteTable()
             with open(file, "rb") as handle:
                 source = handle.read().decode("utf-8")
-            rewrite_module(ast.parse(source, file), file, source, table)
+            tree = ast.parse(source, file)
+            self._if_statements[file] = {
+                (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset): (node.test.lineno, node.test.col_offset)
+                for node in ast.walk(tree) if isinstance(node, ast.If)}
+            rewrite_module(tree, file, source, table)
             self._tables[file] = table
         return table
+
+    def _if_test_at(self, code: types.CodeType, lasti: int) -> Site | None:
+        """CPython 3.11 gives the jump that takes an `if` test's truth value (where a failing
+        `__bool__` raises) the whole if statement's position: the site is that statement's test."""
+        positions = _positions(code)
+        if not 0 <= lasti // 2 < len(positions):
+            return None
+        test = self._if_statements.get(code.co_filename, {}).get(positions[lasti // 2])
+        if test is None:
+            return None
+        return next((site for site in self._tables[code.co_filename].sites
+                     if site.kind == "if" and (site.line, site.col) == test), None)
 
 
 def target_predicate(spec: Spec) -> Callable[[pytest.Item], bool]:

@@ -18,11 +18,38 @@ namespaces are not polluted. `return EXPR` becomes a wrapped `_return_ = EXPR` f
 `return _return_`; functions containing one pre-bind `_return_ = None` so that `skip` at a return
 site returns whatever the heal left in the slot.
 
+The test of an `if` (or `elif`, an `If` in `orelse`) is a site of its own (kind "if", located at
+the test expression): it is evaluated, truth value included, by a wrapped assignment to a hidden
+slot, and the `if` branches on the slot:
+
+    while True:                                    # wrapped as above, plus:
+        try:
+            _healrt_cond = True if TEST else False # TEST's __bool__ runs here, once, as in `if TEST:`
+        except BaseException:
+            match _healrt_rt.handle(SITE):
+                ...
+                case 2: _healrt_cond = None        # skip: neither branch runs
+        break
+    if _healrt_cond:
+        BODY
+    elif _healrt_cond is not None:                 # only when there is an ORELSE
+        ORELSE
+
+so `skip` continues after the whole if/elif/else statement (at an `elif`, after the rest of the
+chain), `retry` evaluates the test again and `return` returns. The slot's value is used at once,
+before anything else runs, so one name serves every `if`: a fast local in functions, the
+module's global at module level and in class bodies (they declare `global _healrt_cond`, so the
+class namespace is never written; the loader pre-binds it). `_healrt*` names are hidden from
+the controller and never written back by heals. Constant tests (`if 0:`, `if __debug__:`) cannot
+fail and are left alone, keeping the compiler's dead-code elimination. `while` tests, `for`
+iterables, `with` items and `match` subjects are not sites.
+
 Cost (measured by healrt/bench/overhead.py): the `while`/`try` wrapper is free on the normal path
 (a zero-cost `try`, and the `break` is the jump over the handler that any `try` needs). The counter
 is not: it is emitted only at the head of each block (see sites.py), i.e. once per run of
 consecutive wrapped statements that only an exception can leave; a block ends at every compound
-statement, at statements that are not wrapped (they can raise without reaching the runtime), and
+statement (an `if` test site joins the block before it, as its last site: its branches are new
+blocks), at statements that are not wrapped (they can raise without reaching the runtime), and
 after `return`, `raise` and statements that suspend (`yield`, `await`), so that a generator left
 suspended never has statements counted that did not run.
 
@@ -39,6 +66,8 @@ import re
 from .sites import Guard, SiteTable
 
 RETURN_SLOT = "_return_"
+# The value of the `if` test being branched on (True/False; None after a `skip` at the test).
+COND_SLOT = "_healrt_cond"
 PROPAGATE, RETRY, SKIP, RETURN = 0, 1, 2, 3
 
 # Statements with nothing executable to fail, or that must stay where they are.
@@ -71,6 +100,11 @@ def _split_lines(source: str) -> list[str]:
 
 def _is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _constant_test(test: ast.expr) -> bool:
+    """A test that cannot fail, and that the compiler folds (its dead branch is not compiled)."""
+    return isinstance(test, ast.Constant) or (isinstance(test, ast.Name) and test.id == "__debug__")
 
 
 def _bound_names(target: ast.expr) -> list[str]:
@@ -139,6 +173,8 @@ class _Rewriter:
         # exception), so the block may go on after it.
         self._falls_through = False
         self._wrapped_return = False
+        # Whether the class body being rewritten got an `if` test site (it then declares the slot global).
+        self._uses_cond = False
 
     def body(
         self, stmts: list[ast.stmt], scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str
@@ -170,7 +206,15 @@ class _Rewriter:
         if isinstance(stmt, ast.ClassDef):
             qualname = qual_prefix + stmt.name
             class_scope = _Scope(qualname, scope.function_span, False, False)
-            stmt.body = self.body(stmt.body, class_scope, (), qualname + ".")
+            outer_uses_cond, self._uses_cond = self._uses_cond, False
+            body = self.body(stmt.body, class_scope, (), qualname + ".")
+            if self._uses_cond:
+                # The slot is the module's global: a class namespace (e.g. an Enum's) is not written.
+                docstring = body[:1] if _is_docstring(stmt.body[0]) else []
+                declare = ast.copy_location(ast.Global(names=[COND_SLOT]), stmt.body[0])
+                body = [*docstring, declare, *body[len(docstring):]]
+            self._uses_cond = outer_uses_cond
+            stmt.body = body
             return [stmt]
         if isinstance(stmt, (ast.Try, ast.TryStar)):
             handler_types = tuple(
@@ -192,7 +236,9 @@ class _Rewriter:
             for case in stmt.cases:
                 case.body = self.body(case.body, scope, guards, qual_prefix)
             return [stmt]
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+        if isinstance(stmt, ast.If):
+            return self._if(stmt, scope, guards, qual_prefix)
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             stmt.body = self.body(stmt.body, scope, guards, qual_prefix)
             stmt.orelse = self.body(stmt.orelse, scope, guards, qual_prefix)
             return [stmt]
@@ -207,8 +253,10 @@ class _Rewriter:
         is_async_generator = isinstance(node, ast.AsyncFunctionDef) and direct.yields
         scope = _Scope(qualname, (first_line, node.end_lineno or node.lineno), True, not is_async_generator)
         outer_wrapped_return, self._wrapped_return = self._wrapped_return, False
+        outer_uses_cond = self._uses_cond
         body = self.body(node.body, scope, (), qualname + ".<locals>.")
         wrapped_return, self._wrapped_return = self._wrapped_return, outer_wrapped_return
+        self._uses_cond = outer_uses_cond  # a function's slot is its own local
         if direct.returns_value and wrapped_return:
             docstring = body[:1] if _is_docstring(node.body[0]) else []
             prebind = ast.copy_location(
@@ -217,6 +265,53 @@ class _Rewriter:
             )
             body = [*docstring, prebind, *body[len(docstring):]]
         node.body = body
+
+    def _if(self, stmt: ast.If, scope: _Scope, guards: tuple[Guard, ...], qual_prefix: str) -> list[ast.stmt]:
+        test = stmt.test
+        site_id = None
+        if not _constant_test(test) and self._table.wants(self._file, test.lineno, test.col_offset):
+            # Registered before the branches are rewritten: the test runs right after the block
+            # before it (whose last site it becomes); each branch starts a block of its own.
+            site_id = self._add_site(test, "if", (), scope, guards)
+            counted = not self._block
+            self._block.append(site_id)
+        stmt.body = self.body(stmt.body, scope, guards, qual_prefix)
+        stmt.orelse = self.body(stmt.orelse, scope, guards, qual_prefix)
+        self._falls_through = False
+        if site_id is None:
+            return [stmt]
+        self._uses_cond = True
+        truth = ast.IfExp(test=test, body=ast.Constant(True), orelse=ast.Constant(False))
+        evaluate = ast.Assign(targets=[ast.Name(COND_SLOT, ast.Store())], value=truth)
+        for node in (evaluate, truth, truth.body, truth.orelse, evaluate.targets[0]):
+            ast.copy_location(node, test)
+        skipped = ast.Assign(targets=[ast.Name(COND_SLOT, ast.Store())], value=ast.Constant(None))
+        wrapped = self._wrap(evaluate, site_id, scope.can_return, counted, on_skip=skipped)
+        stmt.test = ast.copy_location(ast.Name(COND_SLOT, ast.Load()), test)
+        if stmt.orelse:
+            not_skipped = ast.Compare(left=ast.Name(COND_SLOT, ast.Load()), ops=[ast.IsNot()],
+                                      comparators=[ast.Constant(None)])
+            for node in ast.walk(not_skipped):
+                ast.copy_location(node, test)
+            stmt.orelse = [ast.copy_location(ast.If(test=not_skipped, body=stmt.orelse, orelse=[]), test)]
+        return [*wrapped, stmt]
+
+    def _add_site(self, node: ast.stmt | ast.expr, kind: str, targets: tuple[str, ...], scope: _Scope,
+                  guards: tuple[Guard, ...]) -> int:
+        return self._table.add(
+            file=self._file,
+            line=node.lineno,
+            end_line=node.end_lineno or node.lineno,
+            col=node.col_offset,
+            end_col=node.end_col_offset or 0,
+            kind=kind,
+            targets=targets,
+            source=self._segment(node),
+            function=scope.qualname if scope.in_function else None,
+            function_span=scope.function_span if scope.in_function else None,
+            can_return=scope.can_return,
+            guards=guards,
+        ).id
 
     def _simple(self, stmt: ast.stmt, scope: _Scope, guards: tuple[Guard, ...]) -> list[ast.stmt]:
         if isinstance(stmt, _NOT_WRAPPED) or _is_docstring(stmt):
@@ -229,33 +324,20 @@ class _Rewriter:
             return [stmt]
         if not self._table.wants(self._file, stmt.lineno, stmt.col_offset):
             return [stmt]
-        site = self._table.add(
-            file=self._file,
-            line=stmt.lineno,
-            end_line=stmt.end_lineno or stmt.lineno,
-            col=stmt.col_offset,
-            end_col=stmt.end_col_offset or 0,
-            kind=type(stmt).__name__.lower(),
-            targets=_targets(stmt),
-            source=self._segment(stmt),
-            function=scope.qualname if scope.in_function else None,
-            function_span=scope.function_span if scope.in_function else None,
-            can_return=scope.can_return,
-            guards=guards,
-        )
+        site_id = self._add_site(stmt, type(stmt).__name__.lower(), _targets(stmt), scope, guards)
         counted = not self._block
-        self._block.append(site.id)
+        self._block.append(site_id)
         self._falls_through = not (isinstance(stmt, _BLOCK_ENDERS) or _suspends(stmt))
         if isinstance(stmt, ast.Return):
             assert stmt.value is not None
             self._wrapped_return = True
             into_slot = ast.Assign(targets=[ast.Name(RETURN_SLOT, ast.Store())], value=stmt.value)
             return_slot = ast.Return(value=ast.Name(RETURN_SLOT, ast.Load()))
-            wrapped = self._wrap(ast.copy_location(into_slot, stmt), site.id, scope.can_return, counted)
+            wrapped = self._wrap(ast.copy_location(into_slot, stmt), site_id, scope.can_return, counted)
             return [*wrapped, ast.copy_location(return_slot, stmt)]
-        return self._wrap(stmt, site.id, scope.can_return, counted)
+        return self._wrap(stmt, site_id, scope.can_return, counted)
 
-    def _segment(self, node: ast.stmt) -> str:
+    def _segment(self, node: ast.stmt | ast.expr) -> str:
         """ast.get_source_segment without re-splitting the whole source for every statement."""
         first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
         col, end_col = node.col_offset, node.end_col_offset or 0
@@ -265,7 +347,8 @@ class _Rewriter:
                         self._lines[last].encode()[:end_col].decode()])
 
     @staticmethod
-    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool, counted: bool) -> list[ast.stmt]:
+    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool, counted: bool,
+              on_skip: ast.stmt | None = None) -> list[ast.stmt]:
         def case(value: int, action: ast.stmt) -> ast.match_case:
             return ast.match_case(pattern=ast.MatchValue(ast.Constant(value)), body=[action])
 
@@ -274,6 +357,8 @@ class _Rewriter:
             return ast.Call(func=func, args=list(args), keywords=[])
 
         cases = [case(PROPAGATE, ast.Raise()), case(RETRY, ast.Continue())]
+        if on_skip is not None:
+            cases.append(case(SKIP, on_skip))
         if can_return:
             cases.append(case(RETURN, ast.Return(runtime_call("return_value"))))
         handler = ast.ExceptHandler(

@@ -14,7 +14,7 @@ import types
 from .percode import per_code
 
 # Bumped whenever the rewritten code for the same source and selection changes shape.
-REWRITE_FORMAT = 2
+REWRITE_FORMAT = 3
 
 
 @dataclasses.dataclass(frozen=True)

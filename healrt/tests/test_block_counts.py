@@ -87,6 +87,34 @@ def nested(n):
     return acc, acc2
 
 
+def branches(values):
+    out = []
+    for v in values:
+        x = v
+        if v > 2:
+            out.append("big")
+            continue
+        elif v == 1:
+            pass
+        else:
+            y = v
+        try:
+            if 10 // v > 3:
+                z = 1
+        except ZeroDivisionError:
+            z = 2
+        w = x
+    return out
+
+
+def gen_if(n):
+    for i in range(n):
+        first = i
+        if (yield first):
+            second = i
+        third = i
+
+
 def workload():
     caught_mid_block(7)
     caller(6)
@@ -103,6 +131,11 @@ def workload():
         except RuntimeError:
             pass
     nested(4)
+    branches([0, 1, 2, 3, 5])
+    g = gen_if(3)
+    next(g)
+    g.send(True)
+    g.close()  # GeneratorExit inside an if test
 '''
 
 
@@ -153,6 +186,8 @@ def test_block_counts_equal_per_statement_counts() -> None:
     assert expected["c = a + b"] < expected["a = i"]
     assert expected["after = i"] < expected["before = i"]
     assert expected["value = 2"] == 0
+    assert (expected["10 // v > 3"], expected["z = 1"], expected["z = 2"], expected["w = x"]) == (3, 2, 1, 3)
+    assert (expected["yield first"], expected["second = i"], expected["third = i"]) == (2, 1, 1)
     assert sum(1 for site in blocks.sites if blocks.hits[site.id]) < sum(1 for site in oracle.sites if oracle.hits[site.id])
 
 
