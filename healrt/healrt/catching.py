@@ -12,7 +12,8 @@ what its enclosing constructs do with the exception:
 A `finally` without except clauses never catches: the exception continues after it.
 
 A `with` block catches if its context manager suppresses. `contextlib.suppress(...)` is decided
-from its exception types; test frameworks' managers that expect an exception (assertRaises,
+from its exception types; unittest's `subTest` never catches (it records the exception as the
+test's failure); test frameworks' managers that expect an exception (assertRaises,
 assertRaisesRegex, pytest.raises, in either form) from their expected types and message pattern
 (expecting.py); a manager whose `__exit__` only returns None/False constants, or is implemented
 in C, does not suppress; a `@contextmanager` generator without except clauses (or nested `with`)
@@ -384,7 +385,7 @@ def _with_item(exc: BaseException, expression: ast.expr, frame: types.FrameType)
                         return UNDECIDED, [f"with {_text(expression)}: arguments not evaluated"]
                     return (CAUGHT if any(_matches(exc, t) for t in args) else NOT_CAUGHT), []
                 return _expected(exc, expecting.of_call(callee, args, keywords), expression)
-            if any(callee is factory for factory in _NON_SUPPRESSING_FACTORIES):
+            if any(callee is factory for factory in _NON_SUPPRESSING_FACTORIES) or _is_subtest(callee):
                 return NOT_CAUGHT, []
             if isinstance(callee, type):
                 return _manager_type(callee, expression)
@@ -423,6 +424,15 @@ def _expected(exc: BaseException, expectation: expecting.Expectation | None,
 def _text(expression: ast.expr) -> str:
     """Source text for reasons only (nodes are cached by the parsers, so identity keys work)."""
     return ast.unparse(expression)
+
+
+def _is_subtest(callee: Any) -> bool:
+    """unittest's `self.subTest(...)`: its manager swallows the exception only to record it as the test's failure
+    and go on with the next subtest; it never expects one, so a crash under it is worth pausing at (a `reraise`
+    gives it back the exception it would have recorded)."""
+    function = getattr(callee, "__func__", callee)  # a bound method, or the function itself when looked up statically
+    return (getattr(function, "__module__", None) == "unittest.case"
+            and getattr(function, "__qualname__", None) == "TestCase.subTest")
 
 
 def _is_suppress(callee: Any) -> bool:

@@ -117,6 +117,11 @@ class CaughtByUnittest(unittest.TestCase):
         with self.assertRaises(ValueError):
             healproj.total(["x"])
         self.assertEqual(healproj.total(["1"]), 1)
+
+    def test_in_a_subtest(self):
+        for values in (["1"], ["x"]):
+            with self.subTest(values=values):
+                self.assertEqual(healproj.total(values), 1)
 '''
 
 

@@ -145,6 +145,16 @@ def test_assert_raises_in_a_unittest_test_is_not_intercepted(project):
     assert ctl.outcome["passed"] is True
 
 
+def test_a_crash_under_a_unittest_subtest_is_intercepted(project):
+    # subTest swallows the exception only to record it as a failure: the test would fail, so healrt pauses.
+    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    run = run_healrt(project("CaughtByUnittest::test_in_a_subtest"), ctl)
+    [context] = ctl.crashes
+    assert context["exception_type"] == "ValueError", context
+    assert ctl.outcome["passed"] is False, "after a reraise the subtest records the failure as before"
+    assert run.returncode != 0
+
+
 def test_successive_crashes_are_numbered(project):
     ctl = Controller(heal_once("acc = acc"))
     run = run_healrt(project("test_two_crashes"), ctl)
