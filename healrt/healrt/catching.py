@@ -456,6 +456,12 @@ def _manager_type(cls: type, expression: ast.expr) -> tuple[str, list[str]]:
 
 @per_code
 def _returns_only_falsy_constants(code: types.CodeType) -> bool:
+    """Decided on the function's source when it can be found (an instrumented `__exit__`'s bytecode returns through
+    healrt's slots, which hide the constants it returns), else on its bytecode."""
+    function = _function_node(code)
+    if function is not None:
+        return all(node.value is None or (isinstance(node.value, ast.Constant) and node.value.value in (None, False))
+                   for node in _own_returns(function))
     previous: dis.Instruction | None = None
     for ins in dis.get_instructions(code):
         if ins.opname == "RETURN_CONST" and ins.argval not in (None, False):
@@ -491,6 +497,19 @@ def _generator_may_swallow(code: types.CodeType) -> bool:
         if ins.opname == "PUSH_EXC_INFO" and after.opname == "POP_TOP":
             return True
     return False
+
+
+def _own_returns(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
+    """The function's `return` statements, not those of functions, lambdas or classes nested in it."""
+    returns: list[ast.Return] = []
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return returns
 
 
 def _function_node(code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import project_line
-from helpers import Controller, run_healrt
+from helpers import Controller, run_healrt, write_project, write_spec
 
 
 def heal_once(code: str, resume: str = "skip") -> Any:
@@ -207,3 +207,39 @@ def test_module_level_crash_is_healed_in_the_module_namespace(project):
     assert results[0]["error"]["reason"] == "bad_resume"
     assert results[1]["ok"] and results[1]["changed"] == ["LIMIT"]
     assert ctl.outcome["passed"] is True
+
+
+MANAGED = '''\
+class Archive:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.closed = True
+        return False
+
+    def name(self, parts):
+        return parts[0]
+'''
+
+MANAGED_TARGET = '''\
+import managed
+
+
+def test_under_a_project_manager():
+    with managed.Archive() as archive:
+        assert archive.name([]) == "x"
+'''
+
+
+def test_a_crash_under_an_instrumented_manager_that_never_suppresses_is_intercepted(tmp_path):
+    # The project's own __exit__ is instrumented: its bytecode returns through healrt's slots, but its source only
+    # ever returns False, so the `with` in the test cannot swallow the IndexError and healrt pauses.
+    source_dir, target = write_project(tmp_path, "managed", MANAGED, MANAGED_TARGET)
+    spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["managed"],
+                      pytest_args=[f"{target}::test_under_a_project_manager", "-q", "-p", "no:cacheprovider"])
+    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    run = run_healrt(spec, ctl)
+    [context] = ctl.crashes
+    assert context["exception_type"] == "IndexError", run.stdout + run.stderr
+    assert not any(e.get("decision") == "assumed_caught" for e in ctl.of_type("event"))
