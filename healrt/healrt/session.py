@@ -62,7 +62,9 @@ class Session:
                    "protocol": PROTOCOL_VERSION})
 
     def send(self, message: dict[str, Any]) -> None:
-        line = json.dumps(message, default=repr, ensure_ascii=False).encode("utf-8") + b"\n"
+        # ASCII JSON: a program's text may hold lone surrogates (surrogateescape'd bytes), which UTF-8 cannot encode
+        # and which would otherwise lose the message, the outcome among them.
+        line = json.dumps(message, default=repr).encode("ascii") + b"\n"
         with self._send_lock:
             self._sock.sendall(line)
 

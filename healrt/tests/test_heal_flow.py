@@ -243,3 +243,29 @@ def test_a_crash_under_an_instrumented_manager_that_never_suppresses_is_intercep
     [context] = ctl.crashes
     assert context["exception_type"] == "IndexError", run.stdout + run.stderr
     assert not any(e.get("decision") == "assumed_caught" for e in ctl.of_type("event"))
+
+
+SURROGATE = '''\
+def name(raw):
+    return raw.decode("utf-8", "surrogateescape")
+'''
+
+SURROGATE_TARGET = '''\
+import surrogate
+
+
+def test_undecodable_name():
+    assert surrogate.name(b"na\\xc3") == "na"
+'''
+
+
+def test_an_outcome_holding_lone_surrogates_is_still_reported(tmp_path):
+    # The assertion's message quotes 'na\udcc3': the outcome must reach the controller all the same.
+    source_dir, target = write_project(tmp_path, "surrogate", SURROGATE, SURROGATE_TARGET)
+    spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["surrogate"],
+                      pytest_args=[f"{target}::test_undecodable_name", "-q", "-p", "no:cacheprovider", "--tb=no", "-rN"])
+    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    run = run_healrt(spec, ctl)
+    outcome = ctl.outcome
+    assert outcome["proceeded"] is True and outcome["passed"] is False, run.stdout + run.stderr
+    assert "\udcc3" in outcome["detail"], outcome["detail"]
