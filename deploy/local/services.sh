@@ -17,6 +17,3 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null; then
 fi
 (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null || { echo "services: RabbitMQ is not reachable on 127.0.0.1:5672" >&2; exit 1; }
 echo "services: PostgreSQL and RabbitMQ are up" >&2
-
-# Sandbox sessions run under bubblewrap (healbench.sandbox.isolation=bwrap); without it they are refused.
-command -v bwrap >/dev/null || echo "services: bwrap is missing, so sandbox sessions will be refused: apt-get install -y bubblewrap" >&2
