@@ -363,9 +363,10 @@ def in_cache(spec: str, config: subjects.SubjectConfig | None) -> bool:
     except SubjectError:
         return False
     cache = subjects.cache_dir()
-    entries = [cache / "deps" / dep for dep in (config.deps if config else [])]
+    entries = [subjects.dep_entry(cache, dep) for dep in (config.deps if config else [])]
     if parsed.kind not in ("cpython-stdlib", "local"):
-        entries.append(cache / "subjects" / parsed.kind / f"{parsed.name}-{parsed.version}")
+        assert parsed.version is not None
+        entries.append(subjects.subject_entry(cache, parsed.kind, parsed.name, parsed.version))
     return all((entry / subjects.MARKER).is_file() for entry in entries)
 
 

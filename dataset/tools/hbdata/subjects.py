@@ -267,10 +267,20 @@ def _fetch_once(final: Path, fill: Callable[[Path], tuple[str, str]]) -> Path:
     return _recorded_root(marker)
 
 
+def subject_entry(cache: Path, kind: str, name: str, version: str) -> Path:
+    """Where a fetched subject lives in the cache (docs/dataset.md §4); `version` is a git subject's commit."""
+    return cache / "subjects" / kind / f"{name}-{version}"
+
+
+def dep_entry(cache: Path, package: str) -> Path:
+    """Where a subject's Debian dependency lives in the cache."""
+    return cache / "deps" / package
+
+
 def _fetch_debian_source(cache: Path, package: str, version: str) -> Path:
     def fill(stage: Path) -> tuple[str, str]:
         return SOURCE_DIR, Apt(cache).fetch_source(package, version, stage)
-    return _fetch_once(cache / "subjects" / "debian-source" / f"{package}-{version}", fill)
+    return _fetch_once(subject_entry(cache, "debian-source", package, version), fill)
 
 
 def _fetch_debian_package(cache: Path, package: str, version: str | None, final: Path) -> Path:
@@ -289,7 +299,7 @@ def _fetch_git(cache: Path, name: str, url: str, commit: str) -> Path:
         except FetchError as error:
             raise FetchError(f"git:{url}@{commit}: {error}") from error
         return "checkout", head
-    return _fetch_once(cache / "subjects" / "git" / f"{name}-{commit}", fill)
+    return _fetch_once(subject_entry(cache, "git", name, commit), fill)
 
 
 def _root_of(parsed: ParsedSpec, cache: Path) -> Path:
@@ -301,7 +311,8 @@ def _root_of(parsed: ParsedSpec, cache: Path) -> Path:
         assert parsed.version is not None
         root = _fetch_debian_source(cache, parsed.name, parsed.version)
     elif parsed.kind == "debian-package":
-        final = cache / "subjects" / "debian-package" / f"{parsed.name}-{parsed.version}"
+        assert parsed.version is not None
+        final = subject_entry(cache, "debian-package", parsed.name, parsed.version)
         root = _fetch_debian_package(cache, parsed.name, parsed.version, final)
     elif parsed.kind == "git":
         assert parsed.location is not None and parsed.version is not None
@@ -334,7 +345,7 @@ def resolve(subject: str) -> Subject:
     python = interpreter(config.python if config else _default_python(parsed))
     cache = cache_dir()
     root = _root_of(parsed, cache)
-    deps = [_fetch_debian_package(cache, dep, None, cache / "deps" / dep)
+    deps = [_fetch_debian_package(cache, dep, None, dep_entry(cache, dep))
             for dep in (config.deps if config else [])]
     # The subject root, the deps and the interpreter's prefix (a stdlib root lies inside it); /usr
     # is always visible.
