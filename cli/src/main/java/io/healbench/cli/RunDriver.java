@@ -39,7 +39,6 @@ public final class RunDriver {
     private final Path runsDir;
     private final PrintStream out;
     private final ProgressBar progress;
-    private final RunEstimate estimate;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public RunDriver(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out, PrintStream err, boolean terminal) {
@@ -47,7 +46,6 @@ public final class RunDriver {
         this.runsDir = runsDir;
         this.out = out;
         this.progress = new ProgressBar(err, terminal);
-        this.estimate = RunEstimate.load(runsDir);
     }
 
     /**
@@ -85,7 +83,7 @@ public final class RunDriver {
                     summary.infrastructureFailures(), summary.infrastructureFailures() == 1 ? "" : "s", exitStatus);
         }
         if (args.standalone()) {  // a server's run shares its workers with others: its wall time says little
-            estimate.record(programTimes(attempts), (System.nanoTime() - started) / 1_000_000, args.parallel());
+            RunEstimate.load(runsDir).record(programTimes(attempts), (System.nanoTime() - started) / 1_000_000, args.parallel());
         }
         if (args.json()) {
             ObjectNode line = json.createObjectNode();
