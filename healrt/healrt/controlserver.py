@@ -6,6 +6,7 @@ message to `on_message` on a reader thread, so callbacks can answer with `send`/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -46,6 +47,11 @@ class ControlServer:
 
     def join(self) -> None:
         """Waits for the runtime to disconnect, then re-raises what went wrong on the reader thread."""
+        if self._conn is None:
+            # The runtime may have ended without connecting: a connection of our own ends the
+            # accept, and the reader thread with it, instead of waiting out the timeout.
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as waker, contextlib.suppress(OSError):
+                waker.connect(self.path)
         self._thread.join(self._timeout)
         self._server.close()
         shutil.rmtree(self._dir, ignore_errors=True)

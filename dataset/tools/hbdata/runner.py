@@ -1,7 +1,9 @@
-"""Runs a plan's target test through healrt without a controller and reads its outcome.
+"""Runs a plan's target test through healrt and reads its outcome.
 
-healrt does not intercept then; its outcome file says whether the target ran and passed, and where
-it crashed (`crash`, see healrt/healrt/plugin.py). The run is confined with bubblewrap when it is
+Without a controller healrt does not intercept; its outcome file says whether the target ran and
+passed, and where it crashed (`crash`, see healrt/healrt/plugin.py). With `pause=True` it
+intercepts and a controller that answers every pause with `reraise` listens (`PauseLog`): the run
+says whether an agent would get a pause at all, and `reraise` keeps the program's own outcome. The run is confined with bubblewrap when it is
 installed and usable: read-only `/`, the workspace writable, a private /tmp, no network, killed
 with its parent. Without it, the run is a plain child process (still with a clean environment,
 HOME and TMPDIR inside the workspace, and a wall-clock timeout that kills its process group).
@@ -10,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,15 @@ _BWRAP_PROBE_TIMEOUT_S = 20
 _TAIL = 800
 
 
+@dataclasses.dataclass
+class PauseLog:
+    """What a reraising controller saw: the exception type of each pause, and each construct whose
+    catching healrt could not decide (`catch_undecided`: the usual reason a crash never pauses)."""
+    pauses: list[str] = dataclasses.field(default_factory=list)
+    undecided: list[str] = dataclasses.field(default_factory=list)
+    connected: bool = False
+
+
 @dataclasses.dataclass(frozen=True)
 class RunResult:
     passed: bool
@@ -33,9 +46,30 @@ class RunResult:
     crash: dict[str, Any] | None
     exit_cause: str
     detail: str
+    pause_log: PauseLog | None = None
 
 
-def run_target(plan: Plan, timeout_s: float) -> RunResult:
+def _control_server_class() -> type:
+    """healrt's own controller end (not a twin of it); healrt is stdlib-only, so importable here."""
+    if str(HEALRT_DIR) not in sys.path:
+        sys.path.append(str(HEALRT_DIR))
+    return importlib.import_module("healrt.controlserver").ControlServer
+
+
+def _reraising_controller(log: PauseLog, timeout_s: float) -> Any:
+    class ReraisingController(_control_server_class()):  # type: ignore[misc]
+        def on_message(self, message: dict[str, Any]) -> None:
+            log.connected = True
+            if message.get("type") == "crash":
+                log.pauses.append(str((message.get("context") or {}).get("exception_type")))
+                self.send({"cmd": "reraise"})
+            elif message.get("type") == "event" and message.get("kind") == "catch_undecided":
+                log.undecided.append(f"{message.get('reason')} at {message.get('file')}:{message.get('line')} "
+                                     f"({message.get('decision')})")
+    return ReraisingController(timeout_s)
+
+
+def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
     workspace = plan.workspace
     spec_path, outcome_path = workspace / "healrt-spec.json", workspace / "outcome.json"
     spec = {
@@ -43,7 +77,7 @@ def run_target(plan: Plan, timeout_s: float) -> RunResult:
         "project_modules": plan.project_modules,
         "pytest_args": plan.pytest_args,
         "target_test": plan.target_test,
-        "intercept": False,
+        "intercept": pause,
         "outcome_file": str(outcome_path),
         # Private to this workspace: rewrites are reused across the runs of one variant, and no
         # other run can plant code in them (docs/control-protocol.md, code_cache).
@@ -53,23 +87,48 @@ def run_target(plan: Plan, timeout_s: float) -> RunResult:
     outcome_path.unlink(missing_ok=True)
     (workspace / "tmp").mkdir(exist_ok=True)
     command = [plan.python, "-m", "healrt", "--spec", str(spec_path)]
+    env = _environment(plan)
+    log, controller = PauseLog(), None
+    readable = [str(HEALRT_DIR), *plan.pythonpath, *plan.readable]
+    if pause:
+        controller = _reraising_controller(log, timeout_s)
+        env["HEALRT_CONTROL"] = controller.path
+        readable.append(os.path.dirname(controller.path))  # connecting needs no write access to the mount
     if bwrap_usable():
-        command = _bwrap(workspace, [str(HEALRT_DIR), *plan.pythonpath, *plan.readable]) + command
+        command = _bwrap(workspace, readable) + command
     try:
-        proc = subprocess.Popen(command, cwd=workspace, env=_environment(plan), stdout=subprocess.PIPE,
+        return _finish(plan, _communicate(command, workspace, env, timeout_s, plan.python), outcome_path,
+                       log if pause else None)
+    finally:
+        if controller is not None:
+            controller.join()
+
+
+def _communicate(command: list[str], workspace: Path, env: dict[str, str], timeout_s: float,
+                 python: str) -> RunResult | tuple[int, str]:
+    try:
+        proc = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
     except OSError as error:
-        return RunResult(False, False, None, "error", f"cannot start {plan.python}: {error}")
+        return RunResult(False, False, None, "error", f"cannot start {python}: {error}")
     try:
         output, _ = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return RunResult(False, False, None, "timeout", f"no result within {timeout_s:g}s")
     finally:
         _kill_group(proc)  # a test's stray children must not outlive the run
+    return proc.returncode, output
+
+
+def _finish(plan: Plan, ended: RunResult | tuple[int, str], outcome_path: Path,
+            log: PauseLog | None) -> RunResult:
+    if isinstance(ended, RunResult):
+        return dataclasses.replace(ended, pause_log=log)
+    returncode, output = ended
     try:
         outcome = json.loads(outcome_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return RunResult(False, False, None, f"no outcome (exit {proc.returncode})", output[-_TAIL:].strip())
+        return RunResult(False, False, None, f"no outcome (exit {returncode})", output[-_TAIL:].strip(), log)
     ran, passed = bool(outcome.get("ran")), bool(outcome.get("passed"))
     detail = str(outcome.get("detail") or "")
     if not ran or (not passed and not detail):
@@ -77,7 +136,8 @@ def run_target(plan: Plan, timeout_s: float) -> RunResult:
     crash = outcome.get("crash")
     if crash and crash.get("file") is not None:
         crash = {**crash, "file": plan.subject_path(crash["file"])}  # expected_crash.file is subject-relative
-    return RunResult(passed=passed, ran=ran, crash=crash, exit_cause=str(outcome.get("exit_cause")), detail=detail)
+    return RunResult(passed=passed, ran=ran, crash=crash, exit_cause=str(outcome.get("exit_cause")), detail=detail,
+                     pause_log=log)
 
 
 def _environment(plan: Plan) -> dict[str, str]:

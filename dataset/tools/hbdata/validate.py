@@ -1,5 +1,5 @@
-"""`hbdata validate` (docs/dataset.md §7): BUGGY raises expected_crash on every run, REFERENCE
-passes on every run. Each result is recorded in `<cache>/validation/<id>-<digest>.json`: a fact
+"""`hbdata validate` (docs/dataset.md §7): BUGGY raises expected_crash on every run, BUGGY pauses
+at it under healrt's interception (an agent gets a real attempt), REFERENCE passes on every run. Each result is recorded in `<cache>/validation/<id>-<digest>.json`: a fact
 about this machine, never committed; `stats` reads the records.
 """
 from __future__ import annotations
@@ -27,6 +27,9 @@ from .runner import RunResult, run_target
 DEFAULT_RUNS = 3
 DEFAULT_JOBS = 2
 DEFAULT_TIMEOUT_S = 300.0
+# What a record's verdict checked: a record of other checks (an older validate) is no record at all,
+# so `stats` validates the instance again rather than count a verdict that never saw it pause.
+CHECKS = "buggy,pause,reference"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,7 +43,8 @@ class Verdict:
         inst = self.instance
         return {"id": inst.id, "digest": inst.digest, "passed": self.passed, "reason": self.reason,
                 "tier": inst.tier, "subject": inst.subject, "codebase": inst.codebase, "python": inst.python,
-                "expected_crash": inst.expected_crash.as_dict(), "runs": runs, "seconds": round(self.seconds, 1),
+                "expected_crash": inst.expected_crash.as_dict(), "runs": runs, "checks": CHECKS,
+                "seconds": round(self.seconds, 1),
                 "validated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
 
 
@@ -50,9 +54,10 @@ def record_path(instance: Instance) -> Path:
 
 def read_record(instance: Instance) -> dict[str, Any] | None:
     try:
-        return json.loads(record_path(instance).read_text(encoding="utf-8"))
+        record = json.loads(record_path(instance).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    return record if isinstance(record, dict) and record.get("checks") == CHECKS else None
 
 
 def _write_record(instance: Instance, record: dict[str, Any]) -> None:
@@ -85,6 +90,9 @@ def _check(instance: Instance, runs: int, timeout_s: float) -> tuple[bool, str]:
             if problem:
                 return False, f"BUGGY run {run}/{runs}: {problem}"
             raised = result.detail
+        problem = _pause_problem(run_target(buggy, timeout_s, pause=True), expected)
+        if problem:
+            return False, f"BUGGY under interception: {problem}"
         reference = materialize(instance, "reference", Path(scratch) / "reference")
         for run in range(1, runs + 1):
             result = run_target(reference, timeout_s)
@@ -102,6 +110,24 @@ def _buggy_problem(result: RunResult, expected: Crash) -> str | None:
     if got != expected.as_dict():
         return f"raised {_where(got)}, expected {expected} ({result.detail[:200]})"
     return None
+
+
+def _pause_problem(result: RunResult, expected: Crash) -> str | None:
+    """An agent's attempt is its pauses: the expected exception must pause, and `reraise` must
+    give the program's own outcome back."""
+    log = result.pause_log
+    assert log is not None
+    if not log.pauses:
+        undecided = f"; undecided catching: {', '.join(log.undecided[:3])}" if log.undecided else ""
+        connected = "" if log.connected else "; the runtime never reached the controller"
+        return f"it never paused, so an agent would get no attempt{connected}{undecided}"
+    # Pauses name the class alone (context.py). Earlier pauses of another type may come first
+    # (an error the program goes on to handle, under a construct healrt could not decide).
+    expected_name = expected.type.rsplit(".", 1)[-1]
+    if expected_name not in log.pauses:
+        return f"it paused at {', '.join(log.pauses[:3])}, never at the expected {expected_name}"
+    problem = _buggy_problem(result, expected)
+    return f"after reraise: {problem}" if problem else None
 
 
 def _failure(result: RunResult) -> str:

@@ -22,7 +22,7 @@ from hbdata.instances import DATASET_DIR, load_instance
 
 TOOLS_DIR = Path(__file__).resolve().parents[1]
 STATISTICS = "stdlib-statistics-keyerror-sum"          # cpython-stdlib@3.11.7: nothing to fetch
-TOOLZ_INSTANCE = "toolz-compatibility-typeerror-module"  # debian-source:toolz@0.12.0 on 3.11.2
+TOOLZ_INSTANCE = "toolz-itertoolz-typeerror-partition-all"  # debian-source:toolz@0.12.0 on 3.11.2
 
 
 def run_preflight(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,7 @@ from typing import Callable
 
 import pytest
 
-from conftest import STATISTICS
+from conftest import OWN_TEST, STATISTICS
 from hbdata.__main__ import _delegated, main
 from hbdata.instances import Instance, load_instance
 from hbdata.materialize import materialize
@@ -68,6 +68,33 @@ def test_wrong_expected_line_fails_with_both_locations(copy_instance: Callable[.
     assert not verdict.passed
     assert verdict.reason.startswith("BUGGY run 1/3: raised KeyError at statistics.py:_sum:194, "
                                      "expected KeyError at statistics.py:_sum:195 (KeyError: 1)"), verdict.reason
+
+
+def test_the_pause_run_reraises_and_keeps_the_programs_outcome(own_real_bug: Path, tmp_path: Path) -> None:
+    plan = materialize(load_instance(own_real_bug), "buggy", tmp_path / "buggy")
+    result = run_target(plan, RUN_TIMEOUT_S, pause=True)
+    assert result.pause_log is not None and result.pause_log.pauses == ["TypeError"]
+    assert result.crash is not None and (result.crash["function"], result.passed) == ("rgb_to_hls", False)
+
+
+def test_a_crash_that_never_pauses_fails_naming_the_undecided_construct(own_real_bug: Path) -> None:
+    # The crash propagates out of the test, but under a manager whose type healrt cannot know
+    # before the call: it assumes the manager may catch, so an agent would never be asked.
+    (own_real_bug / "test_own.py").write_text(OWN_TEST.replace("def test_none_channel_is_black():\n", """\
+import contextlib
+
+
+def a_manager():
+    return contextlib.nullcontext()
+
+
+def test_none_channel_is_black():
+    with a_manager():
+""").replace("    assert colorsys", "        assert colorsys"))
+    verdict = validate_instance(load_instance(own_real_bug), runs=1, timeout_s=RUN_TIMEOUT_S)
+    assert not verdict.passed
+    assert verdict.reason.startswith("BUGGY under interception: it never paused, so an agent would get no attempt; "
+                                     "undecided catching: with a_manager(): the manager's type is not known"), verdict.reason
 
 
 def test_a_bug_that_also_breaks_the_reference_is_caught(own_real_bug: Path) -> None:
