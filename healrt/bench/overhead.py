@@ -230,7 +230,8 @@ def measure_crashes(runner: Runner, crashes: int) -> list[float]:
 
 def measure_probes(runner: Runner, probes: int) -> tuple[list[float], list[float]]:
     source_dir, tests = crash_project(runner)
-    spec = runner.spec("probe", source_dir=str(source_dir), project_modules=["crashy"],
+    # In-place probes run only with HealGuard off (heal.py, INPLACE_REFUSED).
+    spec = runner.spec("probe", source_dir=str(source_dir), project_modules=["crashy"], guard={"mode": "off"},
                        pytest_args=[f"{tests}::test_crash[0]", "-q", "-p", "no:cacheprovider"])
     forked: list[float] = []
     inplace: list[float] = []

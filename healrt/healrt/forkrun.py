@@ -10,6 +10,20 @@ import time
 import traceback
 from typing import Any, Callable
 
+from .vault import state
+
+
+def _cut_control_channel() -> None:
+    """The copy never speaks for the process: its control descriptor becomes /dev/null (the number
+    stays taken, so nothing the task opens gets it and is mistaken for it), and the result goes
+    back through the pipe. A probe or heal in the fork cannot write a message as the runtime."""
+    fd = state().control_fd
+    if fd is None:
+        return
+    null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    os.dup2(null, fd, inheritable=False)
+    os.close(null)
+
 
 def run_in_fork(task: Callable[[], dict[str, Any]], timeout: float) -> dict[str, Any]:
     """The task's result, or {"ok": False, "timed_out": bool, "error": str} if the child failed."""
@@ -17,6 +31,7 @@ def run_in_fork(task: Callable[[], dict[str, Any]], timeout: float) -> dict[str,
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
+        _cut_control_channel()
         try:
             payload = json.dumps(task(), default=repr)
         except BaseException:

@@ -56,6 +56,10 @@ def configure(mode: str, policy: dict[str, Any] | None, emit: Callable[..., None
     vault.control_fd = control_fd
 
 
+def mode() -> str:
+    return state().mode
+
+
 def rewriter() -> FormatRewriter | None:
     """The formatting rewrite for project modules (None when the guard is off)."""
     vault = state()
@@ -120,9 +124,19 @@ def heal_running(heal_point: int, file: str, line: int) -> Iterator[None]:
         local.internal, vault.heal_running = saved
 
 
-# os functions that act on a descriptor given as their first argument(s) (dup2: both).
-_DESCRIPTOR_FUNCTIONS = ("write", "writev", "pwrite", "pwritev", "sendfile", "close", "dup", "dup2", "ftruncate",
-                         "fchmod", "fchown", "set_blocking", "set_inheritable", "lseek", "fdopen", "fsync")
+# os functions that act on a descriptor given as their first argument(s) (dup2, splice,
+# copy_file_range, sendfile: the first two).
+_DESCRIPTOR_FUNCTIONS = ("write", "writev", "pwrite", "pwritev", "close", "dup", "ftruncate", "fchmod", "fchown",
+                         "set_blocking", "set_inheritable", "lseek", "fdopen", "fsync")
+_TWO_DESCRIPTOR_FUNCTIONS = ("dup2", "sendfile", "splice", "copy_file_range")
+
+
+def _descriptor_number(value: Any) -> Any:
+    """The number os would use for a descriptor argument: an int's own value, or what fileno() gives."""
+    if isinstance(value, int):
+        return int.__index__(value)
+    fileno = getattr(value, "fileno", None)
+    return _descriptor_number(fileno()) if callable(fileno) and not isinstance(value, type) else value
 
 
 def _guard_descriptor(fd: int | None) -> dict[str, Any]:
@@ -133,16 +147,22 @@ def _guard_descriptor(fd: int | None) -> dict[str, Any]:
 
     def refusing(name: str, function: Callable[..., Any], positions: tuple[int, ...]) -> Callable[..., Any]:
         def checked(*args: Any, **kwargs: Any) -> Any:
-            if any(position < len(args) and args[position] == fd for position in positions):
-                raise PermissionError(f"HealGuard: heal code may not use healrt's control descriptor ({name})")
-            return function(*args, **kwargs)
+            # The call gets the descriptor number that was checked: an int subclass's __eq__, or a
+            # fileno() that answers differently the second time, cannot slip the control fd past.
+            numbered = list(args)
+            for position in positions:
+                if position < len(numbered):
+                    numbered[position] = _descriptor_number(numbered[position])
+                    if numbered[position] == fd:
+                        raise PermissionError(f"HealGuard: heal code may not use healrt's control descriptor ({name})")
+            return function(*numbered, **kwargs)
         return checked
 
-    for name in _DESCRIPTOR_FUNCTIONS:
+    for name in (*_DESCRIPTOR_FUNCTIONS, *_TWO_DESCRIPTOR_FUNCTIONS):
         function = getattr(os, name, None)
         if function is not None:
             originals[name] = function
-            setattr(os, name, refusing(name, function, (0, 1) if name == "dup2" else (0,)))
+            setattr(os, name, refusing(name, function, (0, 1) if name in _TWO_DESCRIPTOR_FUNCTIONS else (0,)))
     closerange = os.closerange
 
     def checked_closerange(low: int, high: int) -> None:

@@ -20,7 +20,7 @@ import traceback
 import types
 from typing import Any, Callable
 
-from . import delta, guard
+from . import delta, guard, healvalues
 from .context import capped_repr, hidden_name
 from .forkrun import run_in_fork
 from .healcheck import HealRejected, check_heal
@@ -68,8 +68,14 @@ def frame_namespace(frame: types.FrameType) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- probes
 
+INPLACE_REFUSED = ("inplace probes run unchecked code in the live process, so they are allowed only with "
+                   "HealGuard off (guard mode 'off'); run the probe in a fork (inplace false)")
+
+
 def run_probe(code: str, frame: types.FrameType, inplace: bool, timeout: float = PROBE_TIMEOUT) -> dict[str, Any]:
     if inplace:
+        if guard.mode() != "off":
+            return {"ok": False, "output": "", "value": None, "error": INPLACE_REFUSED}
         return _probe(code, frame)
     result = run_in_fork(lambda: _probe(code, frame), timeout)
     return {"ok": bool(result.get("ok")), "output": result.get("output", ""),
@@ -128,6 +134,7 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
         return HealResult.failed("syntax", str(error), traceback.format_exc())
     try:
         check_heal(tree)
+        healvalues.check_names(tree, frame_namespace(frame))
     except HealRejected as error:
         return HealResult.failed("forbidden", str(error))
     if resume not in RESUME_MODES:
@@ -136,12 +143,13 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
         return HealResult.failed("bad_resume", "the crash site is not inside a function that can return a value")
     if resume == "return" and not _binds_return_slot(tree):
         return HealResult.failed("no_return_value", f"resume=return needs the heal to assign {RETURN_SLOT}")
-    compiled = compile(tree, "<heal>", "exec")
+    compiled = compile(healvalues.instrument(tree), "<heal>", "exec")
 
     with guard.internal():
         dry = run_in_fork(lambda: _dry_run(compiled, tree, frame, heal_point, site), timeout)
     if not dry.get("ok"):
-        reason = "guard" if dry.get("guard") else "timeout" if dry.get("timed_out") else "raised"
+        reason = "guard" if dry.get("guard") else "forbidden" if dry.get("forbidden") \
+            else "timeout" if dry.get("timed_out") else "raised"
         error_text = str(dry.get("error") or "")
         if dry.get("guard"):
             guard.adopt(dry["guard"])
@@ -155,6 +163,7 @@ def run_heal(code: str, frame: types.FrameType, site: Site, resume: str, timeout
     guard.arm()
     namespace = frame_namespace(frame)
     before = dict(namespace)
+    namespace.update(healvalues.hooks())
     sources_before = guard.snapshot(namespace)
     try:
         with guard.heal_running(heal_point, site.file, site.line):
@@ -180,11 +189,14 @@ def _dry_run(compiled: types.CodeType, tree: ast.Module, frame: types.FrameType,
     guard.in_dry_run()
     namespace = frame_namespace(frame)
     before = delta.snapshot(namespace)
+    namespace.update(healvalues.hooks())
     try:
         with guard.heal_running(heal_point, site.file, site.line):
             exec(compiled, namespace)
     except HealGuardViolation as violation:
         return {"ok": False, "timed_out": False, "error": traceback.format_exc(), "guard": violation.decision}
+    except healvalues.HealValueRefused as refused:
+        return {"ok": False, "timed_out": False, "forbidden": True, "error": str(refused)}
     except BaseException:
         return {"ok": False, "timed_out": False, "error": traceback.format_exc()}
     try:

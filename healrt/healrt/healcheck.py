@@ -11,6 +11,8 @@ Python's AST:
 - ``reflective_calls``: getattr and friends only called directly, with literal attribute names
   that are neither dunders nor forbidden;
 - ``allowed_modules``: the import allowlist (a module or any submodule of one);
+- ``single_argument_calls``: ``type`` only as ``type(x)``, never called in turn;
+- ``format_calls``: the attribute paths in a literal format string's replacement fields;
 
 plus the grammar's shape (``_GRAMMAR_NODES``: statements and expressions HealCore.g4 has a rule
 for; any other, such as ``except*`` or a 3.12 ``type`` alias, is not HealCore on any interpreter),
@@ -24,6 +26,8 @@ import ast
 import json
 import os
 import re
+import string
+from typing import Iterator
 
 _POLICY_FILE = os.path.join(os.path.dirname(__file__), "healcore_policy.json")
 
@@ -83,6 +87,9 @@ REFLECTIVE_REASON: str = _POLICY["reflective_calls"]["reason"]
 DUNDER_REASON: str = _POLICY["reasons"]["dunder"]
 SYNTAX_REASON: str = _POLICY["reasons"]["syntax"]
 IMPORT_REASON: str = _POLICY["reasons"]["import_not_allowed"]
+SINGLE_ARGUMENT_CALLABLES: frozenset[str] = frozenset(_POLICY["single_argument_calls"]["callables"])
+SINGLE_ARGUMENT_REASON: str = _POLICY["single_argument_calls"]["reason"]
+FORMAT_METHODS: frozenset[str] = frozenset(_POLICY["format_calls"]["methods"])
 HIDDEN_PREFIX: str = _POLICY["healrt"]["hidden_prefix"]
 HIDDEN_REASON: str = _POLICY["healrt"]["hidden_prefix_reason"]
 
@@ -114,14 +121,40 @@ def _name_reason(name: str) -> str | None:
     return FORBIDDEN_NAMES.get(name) or _hidden_reason(name)
 
 
-def _attribute_reason(attribute: str) -> str | None:
+def attribute_reason(attribute: str) -> str | None:
     return FORBIDDEN_ATTRIBUTES.get(attribute) or _hidden_reason(attribute)
 
 
 def _binding_reason(name: str) -> str | None:
     """Why a name bound by ``import ... as`` or ``except ... as`` is refused: as a name, and no
-    reflective callable's name either (calls of it could not be checked, as the gate)."""
+    reflective or single-argument callable's name either (calls of it could not be checked, as the gate)."""
+    if name in SINGLE_ARGUMENT_CALLABLES:
+        return SINGLE_ARGUMENT_REASON
     return _name_reason(name) or (REFLECTIVE_REASON if name in REFLECTIVE_CALLABLES else None)
+
+
+def format_field_attributes(template: str) -> Iterator[str]:
+    """The attribute names a format string resolves (``{0.a.b}`` gives a, b), nested fields of a
+    format spec included; ``str.format`` walks exactly these. Raises ValueError when malformed."""
+    for _text, field, spec, _conversion in string.Formatter().parse(template):
+        if field:
+            # field_name = arg_name ("." attribute | "[" index "]")*: indexes are keys, not attributes
+            for part in re.sub(r"\[[^\]]*\]", "", field).split(".")[1:]:
+                yield part
+        if spec:
+            yield from format_field_attributes(spec)
+
+
+def format_refusal(template: str) -> str | None:
+    """Why a format string may not be used (an attribute it walks is a dunder, hidden or forbidden), or None."""
+    try:
+        for attribute in format_field_attributes(template):
+            reason = attribute_reason(attribute)
+            if reason is not None:
+                return f"its replacement field reads attribute {attribute!r}: {reason}"
+    except ValueError:
+        return None  # str.format raises on it too: nothing is walked
+    return None
 
 
 def check_heal(tree: ast.Module) -> None:
@@ -141,12 +174,18 @@ def check_heal(tree: ast.Module) -> None:
                 raise _reject(f"name {node.id!r}", node, reason)
             if node.id in REFLECTIVE_CALLABLES:
                 _check_reflective(node.id, node, called.get(id(node)))
+            if node.id in SINGLE_ARGUMENT_CALLABLES:
+                _check_single_argument(node, called)
         elif isinstance(node, ast.Attribute):
-            reason = _attribute_reason(node.attr)
+            reason = attribute_reason(node.attr)
             if reason is not None:
                 raise _reject(f"attribute {node.attr!r}", node, reason)
             if node.attr in REFLECTIVE_CALLABLES:
                 _check_reflective(node.attr, node, called.get(id(node)))
+            if node.attr in FORMAT_METHODS and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                reason = format_refusal(node.value.value)
+                if reason is not None:
+                    raise _reject(f"format string {node.value.value!r}", node, reason)
         elif isinstance(node, ast.ExceptHandler) and node.name is not None:
             reason = _binding_reason(node.name)
             if reason is not None:
@@ -186,6 +225,15 @@ def _check_module(name: str, node: ast.AST) -> None:
         reason = _hidden_reason(part)
         if reason is not None:
             raise _reject(f"import of {name!r}", node, reason)
+
+
+def _check_single_argument(node: ast.Name, called: dict[int, ast.Call]) -> None:
+    """``type(x)`` only: one positional argument, no keywords or unpacking, result not called."""
+    call = called.get(id(node))
+    ok = (call is not None and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred)
+          and not call.keywords and id(call) not in called)
+    if not ok:
+        raise _reject(f"call of {node.id!r}", node, SINGLE_ARGUMENT_REASON)
 
 
 def _check_reflective(callable_name: str, node: ast.AST, call: ast.Call | None) -> None:

@@ -331,11 +331,25 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if chosen is None:
         return
     local = vault.local
-    last, local.observed = getattr(local, "observed", None), None
-    if last is not None and any(value is last for _, value in inputs):
-        return  # the next event of the same call (Popen, then posix_spawn on its argv): recorded once
+    caller = sys._getframe(1)  # the Python frame whose call raised this event
+    last = getattr(local, "observed", None)
+    if last is not None and any(value is last[0] for _, value in inputs) and _strictly_above(last[1], caller):
+        # The next event of the same call (Popen, then posix_spawn on its argv, raised deeper
+        # inside it): recorded once. A separate call, even with the same object, is decided anew.
+        return
+    local.observed = None
     if decide(chosen, inputs, has_key_input) and inputs:
-        local.observed = inputs[0][1]
+        local.observed = (inputs[0][1], caller)
+
+
+def _strictly_above(frame: Any, caller: Any) -> bool:
+    """Whether `frame` is a caller of `caller` (still on its stack, and not `caller` itself)."""
+    current = caller.f_back
+    while current is not None:
+        if current is frame:
+            return True
+        current = current.f_back
+    return False
 
 
 # ---------------------------------------------------------------- wrappers

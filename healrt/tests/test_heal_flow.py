@@ -89,14 +89,29 @@ def test_fork_probe_leaves_live_state_untouched(project):
         assert first["ok"] and first["output"] == "probing\n", first
         values.append(first["value"])
         values.append(ctl.probe("len(items)")["value"])
-        # Contrast: the same mutation in place does reach the live list.
+        # Contrast: the same mutation in place does reach the live list (allowed with the guard off).
         values.append(ctl.probe("items.append('9'); len(items)", inplace=True)["value"])
         values.append(ctl.probe("len(items)")["value"])
         ctl.heal("acc = acc")
     ctl = Controller(on_crash)
-    run_healrt(project("test_skip"), ctl)
+    run_healrt(project("test_skip", guard={"mode": "off"}), ctl)
     assert values == ["4", "3", "4", "4"]
     assert ctl.outcome["proceeded"] is True and ctl.outcome["passed"] is False  # the in-place '9' counted
+
+
+def test_an_inplace_probe_is_refused_while_the_guard_is_on(project):
+    probes: list[dict[str, Any]] = []
+
+    def on_crash(ctl: Controller, context: dict[str, Any]) -> None:
+        probes.append(ctl.probe("items.append('9'); len(items)", inplace=True))
+        probes.append(ctl.probe("len(items)", inplace=False))
+        ctl.heal("acc = float(acc)")
+    ctl = Controller(on_crash)
+    run_healrt(project("test_skip"), ctl)  # the default guard mode, enforce
+    refused, after = probes
+    assert refused["ok"] is False and "allowed only with HealGuard off" in refused["error"], refused
+    assert after["value"] == "3", "the refused probe changed nothing"
+    assert ctl.outcome["passed"] is True
 
 
 def test_heal_that_raises_changes_nothing_and_runtime_stays_paused(project):

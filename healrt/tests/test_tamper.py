@@ -57,6 +57,10 @@ REFUSED = {
         "s = type(name).__subclasses__()", "m = type(name).__mro__", "d = type(name).__dict__",
         "type(name).__setattr__(type(name), 'upper', None)",
     ],
+    "format strings": [
+        "leaks = '{0.__dict__}'.format(name)", "leaks = '{0.__globals__[_healrt_t].state.__self__}'.format(make_name)",
+        "leaks = '{0:{1.__class__}}'.format(name, name)", "leaks = '{n._healrt_t}'.format_map({'n': name})",
+    ],
     "runtime names": [
         "t = _healrt_t", "r = _healrt_rt.handle", "h = _healrt_hits", "flows._healrt_taint = False",
         "t = getattr(flows, '_healrt_t')", "import operator\nt = operator.attrgetter('_healrt_t')(flows)",
@@ -76,8 +80,8 @@ ACCEPTED_ATTEMPTS = {
     "mro": "classes = type(name).mro()\nattempt = len(classes)",
     "sealed": "setattr(type(name), 'upper', str.lower)\nattempt = 1",
     "relabel": "import copy\nduplicate = copy.copy(name)\nattempt = 1",
-    "text": ("leaks = ['{0.__dict__}'.format(name), '{0.__globals__[_healrt_t].state.__self__}'.format(make_name),"
-             " '{0.__globals__[_healrt_t].sinks.__dict__}'.format(make_name)]\nattempt = leaks"),
+    # The re-check cannot read a computed format string; the run-time check (healvalues.py) refuses it.
+    "computed format": "template = '{0.' + '_' * 2 + 'dict' + '_' * 2 + '}'\nattempt = template.format(name)",
     "wrapper": "import pathlib\npathlib.Path.write_text = pathlib.Path.read_text\nattempt = 1",
     "control": (
         "import os\nrefused = []\nfor fd in range(3, 256):\n    try:\n"
@@ -123,7 +127,15 @@ def tampered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, dict[str, A
 def test_refused_heals_never_reach_the_runtime(tampered: tuple[Run, dict[str, Any]]) -> None:
     run, results = tampered
     assert all(r["ok"] is False and r["error"]["reason"] == "forbidden" for r in results["refused"])
-    assert run.controller.outcome["heals_rejected"] == len(results["refused"])
+    # ... and the one accepted attempt the run-time check refuses
+    assert run.controller.outcome["heals_rejected"] == len(results["refused"]) + 1
+
+
+def test_a_computed_format_string_cannot_walk_dunders(tampered: tuple[Run, dict[str, Any]]) -> None:
+    _, results = tampered
+    refused = results["computed format"]
+    assert refused["ok"] is False and refused["error"]["reason"] == "forbidden", refused
+    assert "format string '{0.__dict__}' is refused" in refused["error"]["message"], refused
 
 
 def test_accepted_attempts_leave_the_label_in_place(tampered: tuple[Run, dict[str, Any]]) -> None:
@@ -139,15 +151,6 @@ def test_accepted_attempts_leave_the_label_in_place(tampered: tuple[Run, dict[st
     assert violation["sink"]["line"] == line and violation["rule"] == "taint"
     assert violation["flow"][0]["location"] == "name:name" and violation["flow"][0]["heal_point"] == 1
     assert "tamper.out" not in run.written()
-
-
-def test_formatting_walks_of_dunders_read_nothing_of_the_guard(tampered: tuple[Run, dict[str, Any]]) -> None:
-    _, results = tampered
-    assert results["text"]["ok"]
-    leaks = results["text:probe"]["value"]
-    assert "<healrt label>" in leaks and "default=<healrt>" in leaks
-    for secret in ("name:name", "'heal_point'", "'rule'", "'flow'", "'location'"):  # label and record contents
-        assert secret not in leaks, secret
 
 
 def test_a_replaced_guard_wrapper_is_put_back_and_reported(tampered: tuple[Run, dict[str, Any]]) -> None:

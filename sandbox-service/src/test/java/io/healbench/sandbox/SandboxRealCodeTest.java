@@ -148,10 +148,11 @@ class SandboxRealCodeTest {
             assertEquals("(7, -1, True, True)", mutating.getValueRepr(), "the probe saw its own mutations");
             assertEquals("(6, 1, False, False)", probe(session, state).getValueRepr(), "the live list, dict and attribute are untouched");
 
-            // Control: the same mutation in place does reach the live list, so the check above can fail.
+            // In place, the same mutation would reach the live list: with HealGuard on, healrt refuses to run it.
             ProbeResult inplace = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setInplace(true).setCode("data.append(7)").build());
-            assertTrue(inplace.getOk(), inplace.toString());
-            assertEquals("(7, 1, False, False)", probe(session, state).getValueRepr());
+            assertFalse(inplace.getOk(), inplace.toString());
+            assertTrue(inplace.getError().contains("allowed only with HealGuard off"), inplace.toString());
+            assertEquals("(6, 1, False, False)", probe(session, state).getValueRepr());
 
             assertTrue(heal(session, "i = int(i)", ResumeMode.RETRY).getApplied());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();

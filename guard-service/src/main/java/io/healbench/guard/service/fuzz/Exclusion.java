@@ -34,7 +34,11 @@ public enum Exclusion {
     WITH("with"),
     DECORATOR("decorator"),
     MATCH("match"),
-    EXCEPT_STAR("except-star");
+    EXCEPT_STAR("except-star"),
+    CLASS_CONSTRUCTION("class-construction"),
+    FORMAT_WALK("format-string-walk"),
+    PROCESS_CONTROL("process-control"),
+    MODULE_ALIAS("module-alias");
 
     private final String label;
 

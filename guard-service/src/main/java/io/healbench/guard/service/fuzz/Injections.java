@@ -213,6 +213,40 @@ final class Injections {
             }
             case EXCEPT_STAR -> compound(v, e -> new Snippet(mark("try:" + e.body() + "pass" + e.sameLevel() + "except* "
                     + e.vocabulary().exception(e.random()) + ":" + e.body() + "pass"), null));
+            case CLASS_CONSTRUCTION -> {
+                atom(v, e -> new Snippet(mark("type") + "(" + e.literalOr("Fixed", e.name()) + ", (), {})", "type"));
+                atom(v, e -> new Snippet(mark("type") + "(" + e.name() + ", (" + e.name() + ",), {" + e.literalOr("k", "1")
+                        + ": " + e.name() + "})", "type"));
+                atom(v, e -> new Snippet(mark("type") + "(" + e.name() + ")(" + e.literalOr("Fixed", e.name()) + ", (), {})",
+                        "type"));
+                atom(v, e -> new Snippet(mark("type") + "(*" + e.name() + ")", "type"));
+                simple(v, e -> new Snippet(e.name() + " = " + mark("type"), "type"));
+            }
+            case FORMAT_WALK -> {
+                // A literal template, so only where a literal may stand (not inside an f-string field's quotes).
+                formatWalk(v, "{0.__class__.__mro__}", "(%s)");
+                formatWalk(v, "{0:{1.__dict__}}", "(%s, %s)");
+                formatWalk(v, "{0.f_back}{0.tb_frame}", "(%s)");
+                atom(v, e -> {
+                    String template = e.literal("{k.__globals__[x]}");
+                    return template == null ? new Snippet(mark("type") + "(" + e.name() + ", (), {})", "type")
+                            : new Snippet(mark(template + ".format_map") + "(" + e.name() + ")", "format");
+                });
+            }
+            case PROCESS_CONTROL -> {
+                atom(v, e -> new Snippet("os." + mark("_exit") + "(0)", "_exit"));
+                atom(v, e -> new Snippet("os." + mark("abort") + "()", "abort"));
+                atom(v, e -> new Snippet("os." + mark("killpg") + "(0, 9)", "killpg"));
+                atom(v, e -> new Snippet("os." + mark("register_at_fork") + "(after_in_child=" + e.name() + ")",
+                        "register_at_fork"));
+                atom(v, e -> new Snippet(e.name() + "." + mark("execv") + "(" + e.name() + ", [" + e.name() + "])", "execv"));
+            }
+            case MODULE_ALIAS -> {
+                atom(v, e -> new Snippet(mark("_sys") + ".meta_path", "_sys"));
+                atom(v, e -> new Snippet(mark("_sys") + ".argv[0]", "_sys"));
+                atom(v, e -> new Snippet(mark("_builtins") + ".open(" + e.name() + ")", "_builtins"));
+                atom(v, e -> new Snippet(e.name() + "." + mark("_sys"), "_sys"));
+            }
             case MATCH -> {
                 compound(v, e -> new Snippet(mark("match " + e.name() + ":" + e.body() + "case 1:" + e.body2() + "pass"
                         + e.body() + "case _:" + e.body2() + e.name() + " = 2"), "match"));
@@ -239,6 +273,17 @@ final class Injections {
 
     private static void compound(List<Variant> v, Function<SnippetEnv, Snippet> make) {
         v.add(new Variant(Placement.COMPOUND, make));
+    }
+
+    /** A literal template whose fields walk a refused attribute, formatted with {@code arguments} (%s: a name). */
+    private static void formatWalk(List<Variant> v, String template, String arguments) {
+        atom(v, e -> {
+            String literal = e.literal(template);
+            if (literal == null) { // inside a field no literal may stand: the class's other shape instead
+                return new Snippet(mark("type") + "(" + e.name() + ", (), {})", "type");
+            }
+            return new Snippet(mark(literal + ".format") + arguments.replace("%s", e.name()), "format");
+        });
     }
 
     /** Every way a forbidden name can be used: read, called, passed, bound, imported as, deleted, caught as. */

@@ -73,7 +73,7 @@ final class Vocabulary {
     Vocabulary(HealCorePolicy policy) {
         this.policy = policy;
         Predicate<String> usableName = n -> !KEYWORDS.contains(n) && !policy.forbiddenNames().containsKey(n)
-                && !isReflective(n) && !n.startsWith("__");
+                && !isReflective(n) && !policy.singleArgumentCalls().callables().contains(n) && !n.startsWith("__");
         this.names = keep(NAMES, usableName);
         this.callables = keep(CALLABLES, usableName);
         this.attributes = keep(ATTRIBUTES, a -> !KEYWORDS.contains(a) && !policy.forbiddenAttributes().containsKey(a)

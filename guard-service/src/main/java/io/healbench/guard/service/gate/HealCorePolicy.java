@@ -25,6 +25,8 @@ public record HealCorePolicy(
         @JsonProperty(value = "forbidden_names", required = true) Map<String, String> forbiddenNames,
         @JsonProperty(value = "forbidden_attributes", required = true) Map<String, String> forbiddenAttributes,
         @JsonProperty(value = "reflective_calls", required = true) ReflectiveCalls reflectiveCalls,
+        @JsonProperty(value = "single_argument_calls", required = true) SingleArgumentCalls singleArgumentCalls,
+        @JsonProperty(value = "format_calls", required = true) FormatCalls formatCalls,
         @JsonProperty(value = "reasons", required = true) Map<String, String> reasons) {
 
     public static final String DEFAULT_RESOURCE = "healcore/healcore_policy.json";
@@ -39,6 +41,18 @@ public record HealCorePolicy(
     public record ReflectiveCalls(
             @JsonProperty(value = "callables", required = true) Map<String, NameArguments> callables,
             @JsonProperty(value = "reason", required = true) String reason) {
+    }
+
+    /** Callables allowed only as a direct call with one positional argument whose result is not called (type). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record SingleArgumentCalls(
+            @JsonProperty(value = "callables", required = true) Set<String> callables,
+            @JsonProperty(value = "reason", required = true) String reason) {
+    }
+
+    /** str methods whose template's replacement fields walk attributes ({0.attr}). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record FormatCalls(@JsonProperty(value = "methods", required = true) Set<String> methods) {
     }
 
     public HealCorePolicy {

@@ -3,6 +3,7 @@ package io.healbench.guard.service.gate;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -117,14 +118,25 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
     private void checkName(Token token, ParseTree parent) {
         String name = token.getText();
         String forbidden = policy.forbiddenNames().get(name);
+        AtomExprContext expression = parent instanceof NameAtomContext atom
+                && atom.getParent() instanceof AtomExprContext e ? e : null;
         if (forbidden != null) {
             diagnostics.report(token, name, forbidden);
         } else if (!checkDunder(token, name) && isReflective(name)) {
-            CallTrailerContext call = parent instanceof NameAtomContext atom
-                    && atom.getParent() instanceof AtomExprContext expression
-                    ? callFollowing(expression, null) : null;
-            checkReflectiveCall(token, name, call);
+            checkReflectiveCall(token, name, expression == null ? null : callFollowing(expression, null));
+        } else if (policy.singleArgumentCalls().callables().contains(name) && !isSingleArgumentCall(expression)) {
+            diagnostics.report(token, "call of " + name, policy.singleArgumentCalls().reason());
         }
+    }
+
+    /** {@code type(x)}: called right here with one plain positional argument, and the result not called in turn. */
+    private static boolean isSingleArgumentCall(AtomExprContext expression) {
+        CallTrailerContext call = expression == null ? null : callFollowing(expression, null);
+        if (call == null || callFollowing(expression, call) != null) {
+            return false;
+        }
+        List<ArgumentContext> arguments = call.arguments() == null ? List.of() : call.arguments().argument();
+        return arguments.size() == 1 && arguments.get(0) instanceof PositionalArgumentContext;
     }
 
     private void checkAttribute(Token token, AttributeTrailerContext attribute) {
@@ -136,7 +148,69 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
             CallTrailerContext call = attribute.getParent() instanceof AtomExprContext expression
                     ? callFollowing(expression, attribute) : null;
             checkReflectiveCall(token, name, call);
+        } else if (policy.formatCalls().methods().contains(name)
+                && attribute.getParent() instanceof AtomExprContext expression
+                && expression.trailer().indexOf(attribute) == 0
+                && expression.atom() instanceof StringAtomContext template && template.FSTRING().isEmpty()) {
+            String refusal = formatRefusal(template);
+            if (refusal != null) {
+                diagnostics.report(token, "format string " + template.getText(), refusal);
+            }
         }
+    }
+
+    /**
+     * Why a literal template may not be formatted: an attribute its replacement fields walk is a dunder or a
+     * forbidden attribute, or its escapes cannot be read (healrt's re-check sees the decoded value; so must the gate).
+     */
+    private String formatRefusal(StringAtomContext template) {
+        Optional<String> value = stringValue(template);
+        if (value.isEmpty()) {
+            return "a format string whose escapes the gate cannot decode cannot be cleared of attribute walks";
+        }
+        for (String attribute : FormatStringFields.attributes(value.get()).orElse(List.of())) {
+            if (isDunder(attribute) || attribute.startsWith("__")) {
+                return "its replacement field reads attribute '" + attribute + "': " + policy.reason(Rejection.DUNDER);
+            }
+            String forbidden = policy.forbiddenAttributes().get(attribute);
+            if (forbidden != null) {
+                return "its replacement field reads attribute '" + attribute + "': " + forbidden;
+            }
+        }
+        return null;
+    }
+
+    /** The value of a str literal (implicitly concatenated parts, escapes decoded unless raw), or empty for bytes. */
+    private static Optional<String> stringValue(StringAtomContext string) {
+        StringBuilder value = new StringBuilder();
+        for (LiteralPart part : literalParts(string)) {
+            Optional<String> decoded = part.bytes() ? Optional.empty()
+                    : part.raw() ? Optional.of(part.content()) : FormatStringFields.decodeEscapes(part.content());
+            if (decoded.isEmpty()) {
+                return Optional.empty();
+            }
+            value.append(decoded.get());
+        }
+        return Optional.of(value.toString());
+    }
+
+    /** One quoted part of a string atom: its body between the quotes, and what its prefix says. */
+    private record LiteralPart(String content, boolean bytes, boolean raw) {}
+
+    private static List<LiteralPart> literalParts(StringAtomContext string) {
+        List<LiteralPart> parts = new ArrayList<>();
+        for (TerminalNode part : string.STRING()) {
+            String text = part.getText();
+            int quote = 0;
+            while (Character.isLetter(text.charAt(quote))) {
+                quote++;
+            }
+            String prefix = text.substring(0, quote).toLowerCase();
+            int quoteLength = text.startsWith("'''", quote) || text.startsWith("\"\"\"", quote) ? 3 : 1;
+            parts.add(new LiteralPart(text.substring(quote + quoteLength, text.length() - quoteLength),
+                    prefix.contains("b"), prefix.contains("r")));
+        }
+        return parts;
     }
 
     /** Reports a dunder identifier; returns whether it was one. */
@@ -252,19 +326,11 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
             return null;
         }
         StringBuilder value = new StringBuilder();
-        for (TerminalNode part : string.STRING()) {
-            String text = part.getText();
-            int quote = 0;
-            while (Character.isLetter(text.charAt(quote))) {
-                quote++;
-            }
-            String prefix = text.substring(0, quote).toLowerCase();
-            int quoteLength = text.startsWith("'''", quote) || text.startsWith("\"\"\"", quote) ? 3 : 1;
-            String content = text.substring(quote + quoteLength, text.length() - quoteLength);
-            if (prefix.contains("b") || content.indexOf('\\') >= 0) {
+        for (LiteralPart part : literalParts(string)) {
+            if (part.bytes() || part.content().indexOf('\\') >= 0) {
                 return null; // bytes are no attribute names; escapes could spell a dunder
             }
-            value.append(content);
+            value.append(part.content());
         }
         return value.toString();
     }

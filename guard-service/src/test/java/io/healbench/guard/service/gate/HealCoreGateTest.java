@@ -126,7 +126,7 @@ class HealCoreGateTest {
                 Arguments.of("parenthesized single targets of augmented and annotated assignments",
                         "(x) += 1\n((obj.attr)): int = 0\n(d[k]) -= 2"),
                 Arguments.of("match, case and type are names too (soft keywords)",
-                        "match = re.match(p, s)\nif match:\n    case = match.group(1)\ntype = match[0]; match(x)"),
+                        "match = re.match(p, s)\nif match:\n    case = match.group(1)\nkind = type(match[0]); match(x)"),
                 Arguments.of("single-line compound statement", "if x: y = 1; z = 2\nelse: y = 0"));
     }
 
@@ -204,7 +204,20 @@ class HealCoreGateTest {
                         "methodcaller", 1, 10),
                 rejected("reflective callable imported under another name", "from operator import attrgetter as ag",
                         "from operator import attrgetter as ag", 1, 22),
-                rejected("except*", "try:\n    pass\nexcept* ValueError:\n    pass", "*", 3, 7));
+                rejected("except*", "try:\n    pass\nexcept* ValueError:\n    pass", "*", 3, 7),
+                rejected("three-argument type builds a class", "C = type('C', (), {})", "call of type", 1, 5),
+                rejected("calling what type(x) gives", "C = type(int)('C', (), {})", "call of type", 1, 5),
+                rejected("type under another name", "make = type", "call of type", 1, 8),
+                rejected("a format string walking dunders", "s = '{0.__class__.__mro__}'.format(x)",
+                        "format string '{0.__class__.__mro__}'", 1, 29),
+                rejected("a nested format field walking dunders", "s = '{0:{1.__dict__}}'.format(x, y)",
+                        "format string '{0:{1.__dict__}}'", 1, 24),
+                rejected("a format string spelling a dunder with an escape", "s = '{0.\\x5f_class__}'.format(x)",
+                        "format string '{0.\\x5f_class__}'", 1, 24),
+                rejected("os._exit", "import os\nos._exit(0)", "_exit", 2, 4),
+                rejected("os.abort", "import os\nos.abort()", "abort", 2, 4),
+                rejected("os.register_at_fork", "import os\nos.register_at_fork(after_in_child=f)", "register_at_fork", 2, 4),
+                rejected("sys under the name argparse gives it", "c = _sys.meta_path[0]", "_sys", 1, 5));
     }
 
     private static Arguments rejected(String description, String code, String construct, int line, int column) {

@@ -1,63 +1,91 @@
 package io.healbench.sandbox.service.process;
 
 import io.healbench.sandbox.config.SandboxIsolationConfig.Limits;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The argument vector that runs a command isolated: bubblewrap for the namespaces and the filesystem view,
  * prlimit for the resource limits, setpriv to become the session's unprivileged user with no capabilities.
  *
  * <pre>
- * bwrap --die-with-parent --new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts
- *       --ro-bind / / --dev /dev --proc /proc
- *       --perms 1777 --size TMP --tmpfs /tmp          private /tmp, in memory, bounded
- *       --perms 0755 --tmpfs HOME                     the service user's home (credentials) hidden
- *       [--perms 0755 --dir ANCESTOR]... --ro-bind P P for what the process must read under a hidden dir
- *       [--perms 0755 --dir ANCESTOR]... --bind WS WS  the workspace, the only writable host directory
+ * sh -c 'exec 3&lt;"$1"; shift; exec "$@"' sh FILTER       the seccomp program on fd 3, for bwrap to load
+ * bwrap --die-with-parent --new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts --seccomp 3
+ *       --ro-bind /usr /usr [--symlink usr/bin /bin]...   the system's programs and libraries, nothing else of /
+ *       [--ro-bind /etc/F /etc/F]...                       the few files of /etc a program reads (loader, users, zones)
+ *       --dev /dev --proc /proc
+ *       --perms 1777 --size TMP --tmpfs /tmp               private /tmp, in memory, bounded
+ *       [--perms 0755 --dir ANCESTOR]... --ro-bind P P     what the run reads: interpreter, subject, dependencies, runtime
+ *       [--perms 0755 --dir ANCESTOR]... --bind WS WS      the workspace, the only writable host directory
  *       --chdir WS
  *   -- prlimit --cpu=S:S+5 --as=B --nofile=N --nproc=P --fsize=F --core=0
  *   -- setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs
  *   -- COMMAND...
  * </pre>
  *
- * Order matters: bwrap applies its mount operations left to right, so the tmpfs mounts come before what
- * is bound back on top of them. The limits are set while still root, then setpriv drops to the user;
- * rlimits survive both the uid change and exec.
+ * The view is built from what the run needs, never from {@code /} minus a few: whatever is not bound does not exist
+ * inside, so the host's sockets ({@code /run}, {@code /var/run}, {@code /var/lib}), the dataset, the caches of other
+ * subjects, the repository, the service user's home and other sessions' workspaces are not there to reach
+ * (docs/sandbox-isolation.md, "What a session sees"). Order matters: bwrap applies its mount operations left to
+ * right, so {@code /tmp} is mounted before what is bound on top of it. The limits are set while still root, then
+ * setpriv drops to the user; rlimits survive both the uid change and exec.
  */
 final class BwrapCommandLine {
 
     /** Grace between SIGXCPU (soft CPU limit, a detectable cause) and the kernel's SIGKILL (hard limit). */
     static final long CPU_GRACE_SECONDS = 5;
 
+    /** The system's programs and libraries; on a merged-/usr system all but {@code /usr} are symlinks into it. */
+    static final List<Path> SYSTEM_DIRS = List.of(Path.of("/usr"), Path.of("/bin"), Path.of("/sbin"), Path.of("/lib"),
+            Path.of("/lib32"), Path.of("/lib64"), Path.of("/libx32"));
+
+    /**
+     * What programs read in {@code /etc}: the dynamic loader's cache, user and group names ({@code getpass},
+     * {@code pwd}), time zones, host and service names, MIME types, certificates, Debian's alternatives (symlink
+     * targets of {@code /usr/bin} entries) and Debian Python's {@code sitecustomize} (a symlink from its stdlib).
+     */
+    static final List<String> ETC_ENTRIES = List.of("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group",
+            "nsswitch.conf", "localtime", "timezone", "hosts", "host.conf", "networks", "protocols", "services",
+            "mime.types", "mailcap", "magic", "ssl", "ca-certificates", "alternatives", "os-release", "debian_version",
+            "python3", "python3.11", "python3.12", "python3.13", "inputrc", "terminfo");
+
     private BwrapCommandLine() {}
 
     /**
-     * @param hidden directories replaced by an empty tmpfs besides {@code /tmp} (the service user's home)
-     * @param readable paths the process must read that may lie under {@code /tmp} or a hidden directory
+     * @param readable       what the process must read besides the system: interpreter, subject, dependencies, runtime
+     * @param seccompProgram the file holding {@link SeccompFilter#program()}, if this machine's architecture has one
      */
-    static List<String> build(String bwrap, Path workspace, List<Path> hidden, List<Path> readable, Limits limits, long uid,
-                              List<String> command) {
-        List<Path> masked = new ArrayList<>();
-        masked.add(Path.of("/tmp"));
-        masked.addAll(hidden);
-
-        List<String> argv = new ArrayList<>(List.of(bwrap,
-                "--die-with-parent", "--new-session",
-                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                "--perms", "1777", "--size", Long.toString(limits.tmpBytes()), "--tmpfs", "/tmp"));
-        for (Path dir : hidden) {
-            argv.addAll(List.of("--perms", "0755", "--tmpfs", dir.toString()));
+    static List<String> build(String bwrap, Path workspace, List<Path> readable, Limits limits, long uid,
+                              Optional<Path> seccompProgram, List<String> command) {
+        List<String> argv = new ArrayList<>();
+        // bwrap takes the program from an open descriptor; the JVM passes none but 0-2, so a shell opens it.
+        seccompProgram.ifPresent(program -> argv.addAll(List.of("/bin/sh", "-c", "exec 3<\"$1\"; shift; exec \"$@\"", "sh",
+                program.toString())));
+        argv.addAll(List.of(bwrap, "--die-with-parent", "--new-session",
+                "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"));
+        seccompProgram.ifPresent(program -> argv.addAll(List.of("--seccomp", "3")));
+        List<Path> bound = new ArrayList<>();
+        for (Path dir : SYSTEM_DIRS) {
+            systemEntry(argv, bound, dir);
         }
+        for (String entry : ETC_ENTRIES) {
+            systemEntry(argv, bound, Path.of("/etc", entry));
+        }
+        argv.addAll(List.of("--dev", "/dev", "--proc", "/proc",
+                "--perms", "1777", "--size", Long.toString(limits.tmpBytes()), "--tmpfs", "/tmp"));
         for (Path path : readable) {
-            if (!path.startsWith(workspace) && under(path, masked)) {
-                exposeParents(argv, path, masked);
+            if (!path.startsWith(workspace) && bound.stream().noneMatch(path::startsWith) && Files.exists(path)) {
+                exposeParents(argv, path);
                 argv.addAll(List.of("--ro-bind", path.toString(), path.toString()));
+                bound.add(path);
             }
         }
-        exposeParents(argv, workspace, masked);
+        exposeParents(argv, workspace);
         argv.addAll(List.of("--bind", workspace.toString(), workspace.toString(), "--chdir", workspace.toString(), "--"));
 
         argv.addAll(List.of("prlimit",
@@ -74,22 +102,28 @@ final class BwrapCommandLine {
         return argv;
     }
 
-    private static boolean under(Path path, List<Path> masked) {
-        return masked.stream().anyMatch(path::startsWith);
+    /** A symlink is recreated as the same symlink (bwrap would bind its target under the link's name); absent is skipped. */
+    private static void systemEntry(List<String> argv, List<Path> bound, Path path) {
+        try {
+            if (Files.isSymbolicLink(path)) {
+                argv.addAll(List.of("--symlink", Files.readSymbolicLink(path).toString(), path.toString()));
+            } else if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                argv.addAll(List.of("--ro-bind", path.toString(), path.toString()));
+                bound.add(path);
+            }
+        } catch (IOException e) {
+            // Unreadable link: leave it out; the run fails visibly if it needed it, and sees nothing it should not.
+        }
     }
 
     /**
      * bwrap creates missing mount points with mode 0700, which the unprivileged user could not traverse:
-     * create the directories between a hidden directory and the bound path as 0755 first.
+     * create the directories between {@code /} (or {@code /tmp}) and the bound path as 0755 first.
      */
-    private static void exposeParents(List<String> argv, Path path, List<Path> masked) {
-        Path root = masked.stream().filter(path::startsWith).findFirst().orElse(null);
-        if (root == null) {
-            return;
-        }
-        for (Path dir = root.resolve(root.relativize(path).getName(0)); !dir.equals(path);
-             dir = dir.resolve(path.getName(dir.getNameCount()))) {
-            argv.addAll(List.of("--perms", "0755", "--dir", dir.toString()));
+    private static void exposeParents(List<String> argv, Path path) {
+        Path root = path.startsWith("/tmp") ? Path.of("/tmp") : path.getRoot();
+        for (int depth = root.getNameCount() + 1; depth < path.getNameCount(); depth++) {
+            argv.addAll(List.of("--perms", "0755", "--dir", path.getRoot().resolve(path.subpath(0, depth)).toString()));
         }
     }
 }

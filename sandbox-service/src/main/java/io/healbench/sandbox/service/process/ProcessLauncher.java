@@ -13,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Builds the full command line of a session process and starts it: the one place that decides how a
  * session is wrapped. With {@code healbench.sandbox.isolation=bwrap} (the default) that is
- * {@code setsid} + {@link BwrapCommandLine} (namespaces, read-only filesystem but the workspace, no network,
+ * {@code setsid} + {@link BwrapCommandLine} (namespaces, a filesystem view of only what the run needs, seccomp, no network,
  * prlimit limits, an unprivileged uid of its own); with {@code none} only {@code setsid}. A machine that
  * cannot isolate refuses the session rather than run it unisolated.
  */
@@ -55,6 +56,7 @@ public class ProcessLauncher {
         return thread;
     });
     private volatile boolean isolationVerified;
+    private Path seccompProgram;
 
     public ProcessLauncher(SandboxIsolationConfig config) {
         this.config = config;
@@ -69,11 +71,31 @@ public class ProcessLauncher {
             command.addAll(request.command());
             return command;
         }
-        String home = System.getProperty("user.home", "/");
-        List<Path> hidden = home.equals("/") || !Files.isDirectory(Path.of(home)) ? List.of() : List.of(Path.of(home));
-        command.addAll(BwrapCommandLine.build(tool(config.bwrap()), request.workingDirectory(), hidden, request.readable(),
-                config.limits(), uid.getAsLong(), request.command()));
+        command.addAll(BwrapCommandLine.build(tool(config.bwrap()), request.workingDirectory(), request.readable(),
+                config.limits(), uid.getAsLong(), seccompProgram(), request.command()));
         return command;
+    }
+
+    /**
+     * The seccomp program, written once per service to a root-only file; none where syscall numbers are not
+     * x86-64's (the session is then still confined by everything else, and the docs say so).
+     */
+    private synchronized Optional<Path> seccompProgram() {
+        if (!"amd64".equals(System.getProperty("os.arch"))) {
+            return Optional.empty();
+        }
+        if (seccompProgram == null) {
+            try {
+                Path file = Files.createTempFile("healbench-seccomp-", ".bpf",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.write(file, SeccompFilter.program());
+                file.toFile().deleteOnExit();
+                seccompProgram = file;
+            } catch (IOException e) {
+                throw new SandboxException(Kind.INTERNAL, "LAUNCH_FAILED", "cannot write the seccomp program: " + e.getMessage(), e);
+            }
+        }
+        return Optional.of(seccompProgram);
     }
 
     public GroupProcess launch(LaunchRequest request) {

@@ -1,11 +1,16 @@
 package io.healbench.sandbox.service.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.sandbox.config.SandboxIsolationConfig.Limits;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The isolated command line and the reading of exit statuses, without starting anything. */
@@ -21,23 +26,42 @@ class IsolationCommandLineTest {
     };
 
     @Test
-    void theWorkspaceIsTheOnlyWritableBindAndHiddenDirectoriesAreReExposedReadOnly() {
+    void theViewIsBuiltFromWhatTheRunNeedsAndTheWorkspaceIsTheOnlyWritableBind() {
         Path ws = Path.of("/tmp/healbench/workspaces/abc");
-        List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws, List.of(Path.of("/root")),
-                List.of(Path.of("/root/.pyenv/versions/3.11.7"), Path.of("/work/main/healrt")), LIMITS, 1900000007L,
-                List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
+        List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws,
+                List.of(Path.of("/root/.pyenv/versions/3.11.7"), Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")),
+                LIMITS, 1900000007L, Optional.of(Path.of("/tmp/filter.bpf")), List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
         String line = String.join(" ", argv);
-        assertTrue(line.startsWith("/usr/bin/bwrap --die-with-parent --new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts "
-                + "--ro-bind / / --dev /dev --proc /proc --perms 1777 --size 67108864 --tmpfs /tmp --perms 0755 --tmpfs /root "), line);
-        assertTrue(line.contains("--perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions "
+        assertTrue(line.startsWith("/bin/sh -c exec 3<\"$1\"; shift; exec \"$@\" sh /tmp/filter.bpf /usr/bin/bwrap --die-with-parent "
+                + "--new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts --seccomp 3 --ro-bind /usr /usr "), line);
+        assertFalse(line.contains("--ro-bind / /"), "nothing of / but what is listed: " + line);
+        for (String hidden : List.of("/run", "/var", "/root ", "/home", "/work", "/etc ")) {
+            assertFalse(line.contains("--ro-bind " + hidden), hidden + " must not be bound: " + line);
+        }
+        if (Files.isSymbolicLink(Path.of("/bin"))) {
+            assertTrue(line.contains("--symlink usr/bin /bin"), line);
+        }
+        assertTrue(line.contains("--ro-bind /etc/passwd /etc/passwd"), line);
+        assertTrue(line.contains("--perms 0755 --dir /root --perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions "
                 + "--ro-bind /root/.pyenv/versions/3.11.7 /root/.pyenv/versions/3.11.7 "), line);
-        assertTrue(!line.contains("--ro-bind /work/main/healrt"), "visible anyway through the read-only root: " + line);
+        assertFalse(line.contains("--ro-bind /usr/lib/python3.11"), "inside /usr already: " + line);
+        assertFalse(line.contains("/no/such/dir"), "an absent path is not bound: " + line);
         assertTrue(line.contains("--perms 0755 --dir /tmp/healbench --perms 0755 --dir /tmp/healbench/workspaces "
                 + "--bind /tmp/healbench/workspaces/abc /tmp/healbench/workspaces/abc --chdir /tmp/healbench/workspaces/abc -- "), line);
         assertEquals(1, argv.stream().filter(a -> a.equals("--bind")).count(), "one writable bind");
         assertTrue(line.contains("-- prlimit --cpu=60:65 --as=2147483648 --nofile=256 --nproc=32 --fsize=1073741824 --core=0 "
                 + "-- setpriv --reuid=1900000007 --regid=1900000007 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs "
                 + "-- /root/.pyenv/versions/3.11.7/bin/python3.11 -m healrt"), line);
+    }
+
+    @Test
+    void theSeccompProgramIsWholeInstructionsThatEndInReturns() {
+        byte[] program = SeccompFilter.program();
+        assertEquals(0, program.length % 8, "struct sock_filter is 8 bytes");
+        ByteBuffer code = ByteBuffer.wrap(program).order(ByteOrder.nativeOrder());
+        assertEquals(0x20, code.getShort(0), "it starts by loading the architecture");
+        assertEquals(SeccompFilter.AUDIT_ARCH_X86_64, code.getInt(8 + 4));
+        assertEquals(0x06, code.getShort(program.length - 8), "the last instruction returns");
     }
 
     @Test
