@@ -56,7 +56,14 @@ class OutcomePlugin:
             if call.excinfo is not None and not call.excinfo.errisinstance(AssertionError):
                 record.proceeded = False
         if report.skipped:
-            return  # a skipped test neither passes nor fails; a target that never ran is caught by `ran`
+            if call.when == "call":
+                # It started and then skipped itself, or xfailed: it did not pass. (A test skipped
+                # before it started, by a marker, is neutral; a target that never ran is caught by `ran`.)
+                record.passed = False
+                why = "xfailed" if hasattr(report, "wasxfail") else "skipped"
+                reason = call.excinfo.value if call.excinfo is not None else ""
+                record.details.append(f"{why} in its call phase: {reason}"[:DETAIL_CAP])
+            return
         if call.when == "call" and call.excinfo is not None and record.crash is None:
             record.crash = crash_location(call.excinfo.value, call.excinfo.tb, self._source_dir)
         if not report.passed:

@@ -61,6 +61,8 @@ class SandboxRealCodeTest {
     /** rgb_to_hsv() of test_hsv_values: rc is a str, three crashes in one execution. */
     static final String COLORSYS = "sandbox-colorsys-rc-str-";
     static final String REFERENCE_ONLY = "sandbox-reference-colorsys-py3121";
+    /** Its fix patch fixes nothing: its REFERENCE run fails. */
+    static final String FAILING_REFERENCE = "sandbox-reference-fails";
 
     @GrpcClient("sandbox")
     SandboxServiceBlockingStub sandbox;
@@ -263,5 +265,19 @@ class SandboxRealCodeTest {
         assertEquals(first.getOutcome(), again.getOutcome(), "the recorded outcome itself (a new run would differ in wall time)");
         assertEquals(first.getDigest(), again.getDigest());
         assertTrue(millis < first.getOutcome().getWallTimeMs(), "answered in " + millis + " ms, faster than running it");
+    }
+
+    @Test
+    void aReferenceRunThatFailsIsNeverCached() throws Exception {
+        GetReferenceRunRequest request = GetReferenceRunRequest.newBuilder().setInstanceId(FAILING_REFERENCE).build();
+        for (int attempt = 1; attempt <= 2; attempt++) { // the second asks again: nothing was cached by the first
+            StatusRuntimeException failed = assertThrows(StatusRuntimeException.class, () -> sandbox.getReferenceRun(request));
+            assertEquals(Status.Code.FAILED_PRECONDITION, failed.getStatus().getCode(), failed.toString());
+            assertEquals("REFERENCE_RUN_FAILED", SessionEvents.reason(failed));
+            assertTrue(failed.getStatus().getDescription().contains("did not pass"), failed.getStatus().getDescription());
+            try (Stream<Path> entries = Files.exists(referenceCache.directory()) ? Files.list(referenceCache.directory()) : Stream.empty()) {
+                assertEquals(List.of(), entries.filter(p -> p.getFileName().toString().startsWith(FAILING_REFERENCE)).toList());
+            }
+        }
     }
 }

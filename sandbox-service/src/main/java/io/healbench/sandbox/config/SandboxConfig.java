@@ -75,4 +75,11 @@ public interface SandboxConfig {
     /** REFERENCE runs recorded at once; they are outside {@link #maxSessions()}, so this bounds them. */
     @WithDefault("1")
     int referenceConcurrency();
+
+    /**
+     * How long a session stays after its process ended, or after it was closed, before the sandbox closes it itself
+     * and forgets it: its workspace is deleted and GetSession answers NOT_FOUND. A client that is gone leaves nothing.
+     */
+    @WithDefault("300s")
+    Duration endedRetention();
 }

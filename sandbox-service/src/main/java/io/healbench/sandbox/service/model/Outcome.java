@@ -39,6 +39,13 @@ public record Outcome(
                 detail, reported, comparison);
     }
 
+    /** Not a pass, whatever it claimed: {@code why} says what contradicts it. */
+    public Outcome untrusted(String why) {
+        String joined = "outcome not trusted: " + why + (detail == null || detail.isEmpty() ? "" : "; " + detail);
+        return new Outcome(proceeded, false, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
+                joined, reported, reference);
+    }
+
     public Outcome withDetail(String more) {
         String joined = detail == null || detail.isEmpty() ? more : detail + "; " + more;
         return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,

@@ -19,6 +19,7 @@ import java.util.Optional;
  *       --ro-bind /usr /usr [--symlink usr/bin /bin]...   the system's programs and libraries, nothing else of /
  *       [--ro-bind /etc/F /etc/F]...                       the few files of /etc a program reads (loader, users, zones)
  *       --dev /dev --proc /proc
+ *       --perms 1777 --size TMP --tmpfs /dev/shm           private shared memory (POSIX semaphores), bounded
  *       --perms 1777 --size TMP --tmpfs /tmp               private /tmp, in memory, bounded
  *       [--perms 0755 --dir ANCESTOR]... --ro-bind P P     what the run reads: interpreter, subject, dependencies, runtime
  *       [--perms 0755 --dir ANCESTOR]... --bind WS WS      the workspace, the only writable host directory
@@ -46,11 +47,12 @@ final class BwrapCommandLine {
 
     /**
      * What programs read in {@code /etc}: the dynamic loader's cache, user and group names ({@code getpass},
-     * {@code pwd}), time zones, host and service names, MIME types, certificates, Debian's alternatives (symlink
+     * {@code pwd}), time zones, host and service names (glibc's getaddrinfo fails even for localhost without
+     * resolv.conf and gai.conf; there is no network to resolve on anyway), MIME types, certificates, Debian's alternatives (symlink
      * targets of {@code /usr/bin} entries) and Debian Python's {@code sitecustomize} (a symlink from its stdlib).
      */
     static final List<String> ETC_ENTRIES = List.of("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group",
-            "nsswitch.conf", "localtime", "timezone", "hosts", "host.conf", "networks", "protocols", "services",
+            "nsswitch.conf", "localtime", "timezone", "hosts", "host.conf", "resolv.conf", "gai.conf", "networks", "protocols", "services",
             "mime.types", "mailcap", "magic", "ssl", "ca-certificates", "alternatives", "os-release", "debian_version",
             "python3", "python3.11", "python3.12", "python3.13", "inputrc", "terminfo");
 
@@ -76,7 +78,9 @@ final class BwrapCommandLine {
         for (String entry : ETC_ENTRIES) {
             systemEntry(argv, bound, Path.of("/etc", entry));
         }
+        // /dev/shm: POSIX semaphores and shared memory (multiprocessing's locks); bwrap's /dev has it root's 0755.
         argv.addAll(List.of("--dev", "/dev", "--proc", "/proc",
+                "--perms", "1777", "--size", Long.toString(limits.tmpBytes()), "--tmpfs", "/dev/shm",
                 "--perms", "1777", "--size", Long.toString(limits.tmpBytes()), "--tmpfs", "/tmp"));
         for (Path path : readable) {
             if (!path.startsWith(workspace) && bound.stream().noneMatch(path::startsWith) && Files.exists(path)) {

@@ -111,6 +111,11 @@ public class ReferenceRuns {
             throw new SandboxException(Kind.FAILED_PRECONDITION, "REFERENCE_RUN_FAILED", "the reference run of " + instance.id()
                     + " ended without an outcome (" + run.outcome().exitCause() + ": " + run.outcome().detail() + "); it is not cached");
         }
+        if (!run.outcome().passed()) {
+            // A REFERENCE that fails is no reference: comparing with its trace would score against a broken run.
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "REFERENCE_RUN_FAILED", "the reference run of " + instance.id()
+                    + " did not pass (" + run.outcome().detail() + "); it is not cached");
+        }
         ReferenceRun recorded = new ReferenceRun(instance.id(), instance.digest(), instance.python(), run.outcome(), false);
         cache.store(instance, recorded);
         return recorded;

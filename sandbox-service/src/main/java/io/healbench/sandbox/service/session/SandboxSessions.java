@@ -40,6 +40,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -74,6 +76,12 @@ public class SandboxSessions {
     private int starting;
     /** Sessions the sandbox runs for itself (reference runs): bounded by their own pool, not by max-sessions. */
     private final Set<String> unattended = ConcurrentHashMap.newKeySet();
+    /** Closes and forgets ended sessions after their retention. */
+    private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "sandbox-session-reaper");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, ReferenceRuns references,
                            HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, StaticGuard staticGuard,
@@ -182,6 +190,10 @@ public class SandboxSessions {
             supervisors.put(session.name(), supervisor);
             sessions.put(session.name(), session);
             supervisor.start();
+            // However it ended (finished, wall clock, killed) and whether or not anyone closes it, it is closed and
+            // forgotten after the retention: a client that went away leaves no workspace and no session behind.
+            session.ended().whenComplete((done, failure) -> reaper.schedule(() -> forget(session.name()),
+                    config.endedRetention().toMillis(), TimeUnit.MILLISECONDS));
         } catch (IOException | RuntimeException e) {
             if (channel != null) {
                 channel.close();
@@ -279,8 +291,25 @@ public class SandboxSessions {
         return session.view();
     }
 
+    /** Closes the session if nobody did, and drops it from memory. */
+    private void forget(String name) {
+        try {
+            close(name);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "%s: closing it after its retention failed", name);
+        } finally {
+            sessions.remove(name);
+        }
+    }
+
+    /** The sessions this sandbox still holds in memory. */
+    public int sessionsHeld() {
+        return sessions.size();
+    }
+
     @PreDestroy
     void closeAll() {
+        reaper.shutdownNow();
         for (String name : List.copyOf(supervisors.keySet())) {
             try {
                 close(name);

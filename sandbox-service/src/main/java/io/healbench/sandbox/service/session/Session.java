@@ -61,6 +61,11 @@ public final class Session {
     private boolean outputTruncated;
     private boolean finishedReported;
     private volatile boolean runtimeReported;
+    /** The runtime's finished outcome, held until the process's exit confirms it. */
+    private Outcome claimed;
+    /** Messages refused by the protocol's state machine (the first few; one is enough to distrust the outcome). */
+    private final List<String> protocolViolations = new ArrayList<>();
+    private static final int MAX_RECORDED_VIOLATIONS = 8;
     private CompletableFuture<Void> finishing = CompletableFuture.completedFuture(null);
 
     /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
@@ -134,21 +139,43 @@ public final class Session {
 
     // ---------------------------------------------------------------- from the runtime and the process
 
+    /**
+     * The protocol's state machine (docs/control-protocol.md, "Who may say what"): each message is accepted only in a
+     * state that allows it. One that is not (a second hello, a crash while paused, a reply nobody asked for, a
+     * finished while paused or a second one) changes nothing; it is recorded, and the session's outcome is then not
+     * trusted: whatever wrote it was not the runtime speaking in turn.
+     */
     void onRuntimeMessage(RuntimeMessage message) {
         if (message instanceof RuntimeMessage.Hello) {
             if (state == SessionState.STARTING) {
                 state = SessionState.RUNNING;
+            } else {
+                refuse("a hello while " + state);
             }
         } else if (message instanceof RuntimeMessage.Crash c) {
+            if (state != SessionState.RUNNING) {
+                refuse("a crash while " + state);
+                return;
+            }
+            if (claimed != null) {
+                // Recorded, and the crash is still served: the outcome is distrusted anyway, and the session stays usable.
+                refuse("a crash after the runtime had reported finishing");
+            }
             crash = c.context();
             state = SessionState.CRASHED;
             log.append(new SessionEvent.Crashed(c.context()));
         } else if (message instanceof RuntimeMessage.ProbeReply reply) {
+            if (unsolicited(reply.id(), "probe_result")) {
+                return;
+            }
             log.append(new SessionEvent.ProbeAnswered(reply.outcome()));
             answer(reply.id(), reply);
         } else if (message instanceof RuntimeMessage.HealReply reply) {
+            if (unsolicited(reply.id(), "heal_result")) {
+                return;
+            }
             Pending waiting = pending.get(reply.id());
-            HealOutcome outcome = withDecisions(reply.outcome(), waiting == null ? List.of() : waiting.decisions());
+            HealOutcome outcome = withDecisions(reply.outcome(), waiting.decisions());
             if (outcome.applied()) {
                 // The runtime resumes right after this reply; its next crash is a new heal point.
                 crash = null;
@@ -157,7 +184,9 @@ public final class Session {
             log.append(new SessionEvent.HealAnswered(outcome));
             answer(reply.id(), new RuntimeMessage.HealReply(reply.id(), outcome));
         } else if (message instanceof RuntimeMessage.HealAnalysisReady ready) {
-            answer(ready.id(), ready);
+            if (!unsolicited(ready.id(), "heal_analysis")) {
+                answer(ready.id(), ready);
+            }
         } else if (message instanceof RuntimeMessage.GuardEvent guard) {
             // The runtime names files by their path in this workspace, which is gone after the session; the
             // decision names them relative to the source tree, as the static stage does.
@@ -169,7 +198,7 @@ public final class Session {
         } else if (message instanceof RuntimeMessage.Note note) {
             output("[healrt event " + note.kind() + "] " + note.json() + "\n");
         } else if (message instanceof RuntimeMessage.Finished finished) {
-            reported(finished.outcome());
+            claim(finished.outcome());
         } else if (message instanceof RuntimeMessage.Malformed bad) {
             output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + abbreviate(bad.line(), 2000) + "\n");
         }
@@ -195,11 +224,61 @@ public final class Session {
         return outputTruncated;
     }
 
-    /** The process has ended; records FINISHED with the cause unless the runtime reported its outcome. */
+    /** A reply to a command that is not waiting for one (or already has its answer): refused, and false otherwise. */
+    private boolean unsolicited(String id, String kind) {
+        Pending waiting = id == null ? null : pending.get(id);
+        if (waiting == null || waiting.answer().isDone()) {
+            refuse("a " + kind + " nobody asked for (id " + abbreviate(String.valueOf(id), 80) + ")");
+            return true;
+        }
+        return false;
+    }
+
+    private synchronized void refuse(String what) {
+        if (protocolViolations.size() < MAX_RECORDED_VIOLATIONS) {
+            protocolViolations.add(what);
+            output("[sandbox] refused from the control channel: " + what + "\n");
+        }
+    }
+
+    /**
+     * The runtime's outcome, held until the process ends: accepted once, and only while the program runs (a paused
+     * runtime serves commands and cannot finish). The process's exit then confirms it, or not.
+     */
+    private synchronized void claim(Outcome outcome) {
+        if (claimed != null || state != SessionState.RUNNING) {
+            refuse(claimed != null ? "a second finished" : "a finished while " + state);
+            return;
+        }
+        claimed = outcome;
+        runtimeReported = true;
+    }
+
+    /**
+     * The claimed outcome as far as it can be trusted: a pass needs a clean protocol and an exit status of 0 (healrt
+     * exits with pytest's status, which is 0 only when the target test passed).
+     */
+    private Outcome confirmed(Outcome outcome, int exitCode) {
+        if (!protocolViolations.isEmpty()) {
+            return outcome.untrusted("the control channel carried messages the protocol does not allow: "
+                    + String.join("; ", protocolViolations));
+        }
+        if (outcome.passed() && exitCode != 0) {
+            return outcome.untrusted("the runtime reported a pass, but the process exited with status " + exitCode);
+        }
+        return outcome;
+    }
+
+    /**
+     * The process has ended; records FINISHED: the runtime's claimed outcome once the exit confirms it, or the
+     * inferred one with the cause when the runtime claimed none.
+     */
     void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail) {
         CompletableFuture<Void> reportedOutcome;
         synchronized (this) {
-            if (!finishedReported) {
+            if (claimed != null && !finishedReported) {
+                reported(confirmed(claimed, exitCode));
+            } else if (!finishedReported) {
                 finish(Outcome.withoutReport(exitCause, exitCode, wallTimeMs, detail));
             }
             reportedOutcome = finishing;
@@ -220,7 +299,6 @@ public final class Session {
             return;
         }
         finishedReported = true;
-        runtimeReported = true;
         finishing = completion.apply(outcome)
                 .exceptionally(failure -> outcome.withDetail("outcome not completed: " + failure))
                 .thenAccept(this::finish);

@@ -9,6 +9,7 @@ import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.model.Variant;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,6 +45,8 @@ public class WorkspaceMaterializer {
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+    /** This service's own directory under the workspace root; what a dead service left there is swept at start. */
+    private final OwnedDirectory owned;
     private final Path workspaceRoot;
     private final Path home;
     private final Path datasetTools;
@@ -51,7 +54,8 @@ public class WorkspaceMaterializer {
     private final Duration timeout;
 
     public WorkspaceMaterializer(SandboxPaths paths, SandboxConfig config) {
-        this.workspaceRoot = paths.workspaceRoot();
+        this.owned = OwnedDirectory.claim(paths.workspaceRoot());
+        this.workspaceRoot = owned.dir();
         this.home = paths.home();
         this.datasetTools = paths.datasetTools();
         this.python = config.hbdataPython();
@@ -125,18 +129,18 @@ public class WorkspaceMaterializer {
         }
     }
 
-    /** Removes a workspace and everything in it; missing directories are fine. */
+    /** Removes a workspace and everything in it, following no symlink; missing directories are fine. */
     public void delete(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            TreeDeletion.deleteTree(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete workspace " + dir, e);
         }
+    }
+
+    @PreDestroy
+    void release() {
+        owned.release();
     }
 
     private Path createDirectory() {
