@@ -108,11 +108,17 @@ def _child_path(path: str, slot: Slot) -> str:
     return location(path, slot).partition(":")[2]
 
 
+MAX_ALIASES = 3
+
+
 @dataclasses.dataclass
 class Snapshot:
     names: dict[str, Any]
     objects: dict[int, tuple[Any, str, dict[Slot, Any]]]  # id -> (object, path, slots)
     truncated: bool
+    # id -> the other paths at which a walked object is reached (`view` beside `job`): the static
+    # stage follows a heal's source by one name, so a source with another is not cleared by it.
+    also: dict[int, list[str]] = dataclasses.field(default_factory=dict)
 
     def path_of(self, obj: Any) -> str | None:
         entry = self.objects.get(id(obj))
@@ -123,11 +129,15 @@ def snapshot(namespace: dict[str, Any]) -> Snapshot:
     names = {name: value for name, value in namespace.items() if not _internal(name)}
     objects: dict[int, tuple[Any, str, dict[Slot, Any]]] = {}
     truncated = False
+    also: dict[int, list[str]] = {}
     frontier: list[tuple[Any, str]] = list((value, name) for name, value in names.items())
     for depth in range(MAX_DEPTH + 1):
         following: list[tuple[Any, str]] = []
         for obj, path in frontier:
             if id(obj) in objects:
+                paths = also.setdefault(id(obj), [])
+                if len(paths) < MAX_ALIASES:
+                    paths.append(path)
                 continue
             slots, capped = _read(obj)
             if slots is None:
@@ -139,7 +149,7 @@ def snapshot(namespace: dict[str, Any]) -> Snapshot:
             objects[id(obj)] = (obj, path, slots)
             following.extend((value, _child_path(path, slot)) for slot, value in slots.items())
         frontier = following
-    return Snapshot(names, objects, truncated)
+    return Snapshot(names, objects, truncated, also)
 
 
 def _internal(name: str) -> bool:
@@ -166,6 +176,7 @@ class _Entry:
     after: Any
     changed: bool = False
     written: bool = False
+    also: list[str] = dataclasses.field(default_factory=list)  # other paths to the slot's owner
 
 
 def compute(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
@@ -182,19 +193,21 @@ def compute(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> tu
         for slot in [*old_slots, *(s for s in (new_slots or {}) if s not in old_slots)]:
             old, new = old_slots.get(slot, _ABSENT), (new_slots or {}).get(slot, _ABSENT)
             if not _same(old, new):
-                entries[location(path, slot)] = _Entry(old, new, changed=True)
-    for where, old, new in _writes(tree, before, namespace):
-        entry = entries.setdefault(where, _Entry(old, new))
+                entries[location(path, slot)] = _Entry(old, new, changed=True, also=before.also.get(id(obj), []))
+    for where, old, new, owner in _writes(tree, before, namespace):
+        entry = entries.setdefault(where, _Entry(old, new, also=before.also.get(owner, []) if owner is not None else []))
         entry.written = True
     out = [{"location": where, "kind": "both" if e.changed and e.written else "changed" if e.changed else "written",
-            "before": short_repr(e.before), "after": short_repr(e.after)} for where, e in entries.items()]
+            "before": short_repr(e.before), "after": short_repr(e.after), **({"also": e.also} if e.also else {})}
+           for where, e in entries.items()]
     if len(out) > MAX_ENTRIES:
         return out[:MAX_ENTRIES], True
     return out, truncated
 
 
-def _writes(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
-    """(location, value before, value after) of each location the heal's code writes."""
+def _writes(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> Iterator[tuple[str, Any, Any, int | None]]:
+    """(location, value before, value after, id of the slot's owner or None for a name) of each location the
+    heal's code writes."""
     for node in ast.walk(tree):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
@@ -206,7 +219,7 @@ def _writes(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> It
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 name = alias.asname or alias.name.partition(".")[0]
-                yield f"name:{name}", before.names.get(name, _ABSENT), namespace.get(name, _ABSENT)
+                yield f"name:{name}", before.names.get(name, _ABSENT), namespace.get(name, _ABSENT), None
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr")
               and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
             yield from _slot_write(node.args[0], ("attr", node.args[1].value), before, namespace)
@@ -214,9 +227,10 @@ def _writes(tree: ast.Module, before: Snapshot, namespace: dict[str, Any]) -> It
             yield from _target_writes(target, before, namespace)
 
 
-def _target_writes(target: ast.expr, before: Snapshot, namespace: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+def _target_writes(target: ast.expr, before: Snapshot, namespace: dict[str, Any]
+                   ) -> Iterator[tuple[str, Any, Any, int | None]]:
     if isinstance(target, ast.Name):
-        yield f"name:{target.id}", before.names.get(target.id, _ABSENT), namespace.get(target.id, _ABSENT)
+        yield f"name:{target.id}", before.names.get(target.id, _ABSENT), namespace.get(target.id, _ABSENT), None
     elif isinstance(target, (ast.Tuple, ast.List)):
         for element in target.elts:
             yield from _target_writes(element, before, namespace)
@@ -244,7 +258,7 @@ def _evaluate(node: ast.expr, namespace: dict[str, Any]) -> Any:
 
 
 def _slot_write(owner_node: ast.expr, slot: Slot, before: Snapshot, namespace: dict[str, Any]
-                ) -> Iterator[tuple[str, Any, Any]]:
+                ) -> Iterator[tuple[str, Any, Any, int | None]]:
     try:
         owner = _evaluate(owner_node, namespace)
     except Exception:
@@ -258,4 +272,4 @@ def _slot_write(owner_node: ast.expr, slot: Slot, before: Snapshot, namespace: d
         new = getattr(owner, slot[1], _ABSENT)
     if slot[0] == "item" and isinstance(slot[1], slice):
         new = _ABSENT
-    yield location(path, slot), old, new
+    yield location(path, slot), old, new, id(owner)

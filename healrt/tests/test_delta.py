@@ -70,11 +70,20 @@ def test_new_attribute_deletion_and_rebinding() -> None:
     assert kinds["item:cfg.data['k']"][0] in ("changed", "both")
 
 
-def test_shared_objects_are_reported_at_their_first_path() -> None:
+def test_shared_objects_are_reported_at_their_first_path_with_their_other_names() -> None:
     shared = {"v": 1}
     found, _ = heal_delta("b['v'] = 2", {"a": shared, "b": shared})
     assert set(found) == {"item:a['v']"}
     assert found["item:a['v']"]["kind"] == "both"
+    assert found["item:a['v']"]["also"] == ["b"]  # the static stage must not clear it by one name
+
+
+def test_an_alias_made_before_the_crash_is_named_with_the_heal_source() -> None:
+    job = Config()
+    found, _ = heal_delta("job.name = 'out'", {"job": job, "view": job, "other": Config()})
+    assert found["attr:job.name"]["also"] == ["view"]
+    alone, _ = heal_delta("cfg.name = 'b'", {"cfg": Config(), "other": Config()})
+    assert "also" not in alone["attr:cfg.name"], "no alias, no note"
 
 
 def test_the_walk_is_bounded() -> None:

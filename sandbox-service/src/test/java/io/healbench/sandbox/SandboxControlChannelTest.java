@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
-import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
@@ -17,14 +16,12 @@ import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
-import io.healbench.proto.sandbox.v1.Variant;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -157,8 +154,7 @@ class SandboxControlChannelTest {
     }
 
     private Session create(String instance, String guardMode) {
-        Session session = sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)
-                .setIntercept(true).setGuardMode(guardMode).setRequestId(UUID.randomUUID().toString()).build());
+        Session session = TestSessions.buggy(sandbox, instance, guardMode);
         opened.add(session.getName());
         return session;
     }

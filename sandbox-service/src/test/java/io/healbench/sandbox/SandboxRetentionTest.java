@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
-import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
-import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.session.SandboxSessions;
 import io.quarkus.grpc.GrpcClient;
@@ -29,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -118,7 +115,6 @@ class SandboxRetentionTest {
     }
 
     private Session create(String instance) {
-        return sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)
-                .setIntercept(true).setGuardMode("off").setRequestId(UUID.randomUUID().toString()).build());
+        return TestSessions.buggy(sandbox, instance, "off");
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
-import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
@@ -16,7 +15,6 @@ import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
-import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.reference.ReferenceCache;
 import io.quarkus.grpc.GrpcClient;
@@ -29,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -107,7 +104,9 @@ class SandboxSessionViewTest {
                     + "if os.system(\"psql -h /var/run/postgresql -U postgres -c 'select 1' >/dev/null 2>&1\") == 0:\n"
                     + "    found.append('psql login')\n"
                     + "if os.system('unshare -U true >/dev/null 2>&1') == 0:\n    found.append('nested user namespace')\n"
-                    + "if not os.path.exists('plan.json'):\n    found.append('CONTROL FAILED: own workspace not visible')\n";
+                    + "if not os.path.exists('plan.json'):\n    found.append('CONTROL FAILED: own workspace not visible')\n"
+                    + "try:\n    open('/etc/passwd').read(1)\n    open('/etc/hosts').read(1)\n"
+                    + "except OSError as error:\n    found.append('CONTROL FAILED: /etc unreadable: ' + str(error))\n";
 
             ProbeResult probe = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName())
                     .setCode(check + "found").build());
@@ -158,8 +157,7 @@ class SandboxSessionViewTest {
     }
 
     private Session create(String instance) {
-        Session session = sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)
-                .setIntercept(true).setGuardMode("off").setRequestId(UUID.randomUUID().toString()).build());
+        Session session = TestSessions.buggy(sandbox, instance, "off");
         opened.add(session.getName());
         return session;
     }

@@ -17,7 +17,10 @@ public class HealAnalyzerProducer {
     HealAnalyzer healAnalyzer(
             @ConfigProperty(name = "healbench.guard.analysis-time-limit", defaultValue = "20s") Duration timeLimit,
             @ConfigProperty(name = "healbench.guard.analysis-max-steps", defaultValue = "" + HealAnalyzer.DEFAULT_MAX_STEPS)
-            long maxSteps) {
-        return new HealAnalyzer(timeLimit, maxSteps);
+            long maxSteps,
+            @ConfigProperty(name = "healbench.guard.analysis-concurrency", defaultValue = "" + HealAnalyzer.DEFAULT_CONCURRENCY)
+            int concurrency,
+            @ConfigProperty(name = "healbench.guard.analysis-queue", defaultValue = "" + HealAnalyzer.DEFAULT_QUEUE) int queue) {
+        return new HealAnalyzer(timeLimit, maxSteps, concurrency, queue);
     }
 }

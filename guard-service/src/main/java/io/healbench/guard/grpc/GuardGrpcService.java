@@ -6,6 +6,7 @@ import com.google.rpc.ErrorInfo;
 import com.google.rpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.healbench.guard.service.analysis.AnalysisBusyException;
 import io.healbench.guard.service.analysis.AnalysisInput;
 import io.healbench.guard.service.analysis.AnalysisInputException;
 import io.healbench.guard.service.analysis.AnalysisResult;
@@ -35,6 +36,8 @@ public class GuardGrpcService implements GuardService {
     static final String ERROR_DOMAIN = "guard.healbench.io";
     static final String HEAL_CODE_TOO_LARGE = "HEAL_CODE_TOO_LARGE";
     static final String ANALYSIS_INPUT_INVALID = "ANALYSIS_INPUT_INVALID";
+    /** RESOURCE_EXHAUSTED: every analysis thread is busy and the queue is full; try again. */
+    static final String ANALYSIS_BUSY = "ANALYSIS_BUSY";
 
     private final HealCoreGate gate;
     private final HealAnalyzer analyzer;
@@ -51,6 +54,11 @@ public class GuardGrpcService implements GuardService {
             return Uni.createFrom().item(toResponse(analyzer.analyze(toInput(request))));
         } catch (AnalysisInputException e) {
             return Uni.createFrom().failure(invalid(ANALYSIS_INPUT_INVALID, e.getMessage()));
+        } catch (AnalysisBusyException e) {
+            return Uni.createFrom().failure(StatusProto.toStatusRuntimeException(Status.newBuilder()
+                    .setCode(Code.RESOURCE_EXHAUSTED.getNumber()).setMessage(e.getMessage())
+                    .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(ANALYSIS_BUSY).setDomain(ERROR_DOMAIN).build()))
+                    .build()));
         }
     }
 

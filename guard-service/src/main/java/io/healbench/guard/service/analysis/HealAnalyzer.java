@@ -6,7 +6,14 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -26,48 +33,73 @@ public final class HealAnalyzer {
     /** A method call or setattr/delattr in heal code (see {@link #mayChangeUnseen}). */
     private static final Pattern MUTATING_CALL = Pattern.compile("\\.\\s*[A-Za-z_]\\w*\\s*\\(|\\b(setattr|delattr)\\s*\\(");
 
+    /** Analyses running at once by default; more wait in a bounded queue, and beyond it are refused. */
+    public static final int DEFAULT_CONCURRENCY = 2;
+    public static final int DEFAULT_QUEUE = 32;
+    /** Past the analysis's own deadline: how long to wait for it to notice before giving up on it. */
+    private static final Duration OVERRUN_GRACE = Duration.ofSeconds(5);
+
     private final Duration timeLimit;
     private final long maxSteps;
+    private final ThreadPoolExecutor workers;
 
-    public HealAnalyzer(Duration timeLimit, long maxSteps) {
+    public HealAnalyzer(Duration timeLimit, long maxSteps, int concurrency, int queue) {
         this.timeLimit = timeLimit;
         this.maxSteps = maxSteps;
+        AtomicInteger counter = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(concurrency, concurrency, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread thread = new Thread(null, r, "healguard-static-" + counter.incrementAndGet(), STACK_BYTES);
+            thread.setDaemon(true);
+            return thread;
+        });
+        workers.allowCoreThreadTimeOut(true);
+    }
+
+    public HealAnalyzer(Duration timeLimit, long maxSteps) {
+        this(timeLimit, maxSteps, DEFAULT_CONCURRENCY, DEFAULT_QUEUE);
     }
 
     public HealAnalyzer() {
         this(DEFAULT_TIME_LIMIT, DEFAULT_MAX_STEPS);
     }
 
-    /** Decides; throws {@link AnalysisInputException} for malformed input (trees, policy, Δk locations). */
+    /**
+     * Decides on one of a bounded number of deep-stack threads, within the time limit; throws
+     * {@link AnalysisInputException} for malformed input (trees, policy, Δk locations) and {@link AnalysisBusyException}
+     * when the queue is full. An analysis that overruns its deadline is abandoned (interrupted) and decides UNKNOWN.
+     */
     public AnalysisResult analyze(AnalysisInput input) {
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        Thread worker = new Thread(null, () -> {
-            try {
-                outcome.set(analyzeHere(input));
-            } catch (RuntimeException | StackOverflowError e) {
-                outcome.set(e);
-            }
-        }, "healguard-static", STACK_BYTES);
-        worker.start();
+        Future<AnalysisResult> running;
         try {
-            worker.join();
+            running = workers.submit(() -> analyzeHere(input));
+        } catch (RejectedExecutionException e) {
+            throw new AnalysisBusyException(workers.getMaximumPoolSize() + " analyses are running and "
+                    + workers.getQueue().size() + " waiting; try again later");
+        }
+        try {
+            return running.get(timeLimit.plus(OVERRUN_GRACE).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            running.cancel(true);
+            return unknown(input, "analysis time", "the analysis did not end within " + timeLimit.plus(OVERRUN_GRACE).toSeconds() + " s");
         } catch (InterruptedException e) {
-            worker.interrupt();
+            running.cancel(true);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while analysing", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof StackOverflowError) {
+                return unknown(input, "nesting", "the code nests too deeply to analyse");
+            }
+            if (cause instanceof RuntimeException failure) {
+                throw failure; // AnalysisInputException among them
+            }
+            throw new IllegalStateException("the analysis failed", cause);
         }
-        Object result = outcome.get();
-        if (result instanceof AnalysisInputException bad) {
-            throw bad;
-        }
-        if (result instanceof StackOverflowError) {
-            return new AnalysisResult(AnalysisResult.Verdict.UNKNOWN, "", List.of(), null, List.of(new AnalysisResult.Incomplete(
-                    input.crashPoint().file(), input.crashPoint().line(), 0, "nesting", "the code nests too deeply to analyse")), 0);
-        }
-        if (result instanceof RuntimeException failure) {
-            throw failure;
-        }
-        return (AnalysisResult) result;
+    }
+
+    private static AnalysisResult unknown(AnalysisInput input, String construct, String reason) {
+        return new AnalysisResult(AnalysisResult.Verdict.UNKNOWN, "", List.of(), null, List.of(new AnalysisResult.Incomplete(
+                input.crashPoint().file(), input.crashPoint().line(), 0, construct, reason)), 0);
     }
 
     private AnalysisResult analyzeHere(AnalysisInput input) {

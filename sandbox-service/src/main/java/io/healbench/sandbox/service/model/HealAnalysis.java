@@ -14,7 +14,8 @@ public record HealAnalysis(
         List<ModuleTree> modules,
         boolean modulesTruncated) {
 
-    public record DeltaEntry(String location, String kind, String before, String after) {}
+    /** {@code also}: the other paths at which the slot's owner is reached in the paused frame (aliases). */
+    public record DeltaEntry(String location, String kind, String before, String after, List<String> also) {}
 
     public record CrashPoint(String file, String function, String qualname, int line, int col, int endLine, int endCol,
                              String kind, String resume, List<CallSite> callers) {}

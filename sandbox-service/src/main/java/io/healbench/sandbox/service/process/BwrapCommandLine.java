@@ -47,12 +47,11 @@ final class BwrapCommandLine {
 
     /**
      * What programs read in {@code /etc}: the dynamic loader's cache, user and group names ({@code getpass},
-     * {@code pwd}), time zones, host and service names (glibc's getaddrinfo fails even for localhost without
-     * resolv.conf and gai.conf; there is no network to resolve on anyway), MIME types, certificates, Debian's alternatives (symlink
+     * {@code pwd}), time zones, host and service names, MIME types, certificates, Debian's alternatives (symlink
      * targets of {@code /usr/bin} entries) and Debian Python's {@code sitecustomize} (a symlink from its stdlib).
      */
     static final List<String> ETC_ENTRIES = List.of("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group",
-            "nsswitch.conf", "localtime", "timezone", "hosts", "host.conf", "resolv.conf", "gai.conf", "networks", "protocols", "services",
+            "nsswitch.conf", "localtime", "timezone", "hosts", "host.conf", "networks", "protocols", "services",
             "mime.types", "mailcap", "magic", "ssl", "ca-certificates", "alternatives", "os-release", "debian_version",
             "python3", "python3.11", "python3.12", "python3.13", "inputrc", "terminfo");
 
@@ -75,6 +74,9 @@ final class BwrapCommandLine {
         for (Path dir : SYSTEM_DIRS) {
             systemEntry(argv, bound, dir);
         }
+        // bwrap would create /etc as the mount point of its first entry with mode 0700: the session's user could read
+        // none of it (the loader cache, passwd, hosts: getaddrinfo fails even for localhost).
+        argv.addAll(List.of("--perms", "0755", "--dir", "/etc"));
         for (String entry : ETC_ENTRIES) {
             systemEntry(argv, bound, Path.of("/etc", entry));
         }

@@ -87,8 +87,12 @@ final class RuntimeMessageDecoder {
 
     private static HealAnalysis healAnalysis(JsonNode node) throws JsonProcessingException {
         List<HealAnalysis.DeltaEntry> delta = new ArrayList<>();
-        node.path("delta").forEach(d -> delta.add(new HealAnalysis.DeltaEntry(d.path("location").asText(""), d.path("kind").asText(""),
-                text(d, "before"), text(d, "after"))));
+        node.path("delta").forEach(d -> {
+            List<String> also = new ArrayList<>();
+            d.path("also").forEach(path -> also.add(path.asText("")));
+            delta.add(new HealAnalysis.DeltaEntry(d.path("location").asText(""), d.path("kind").asText(""),
+                    text(d, "before"), text(d, "after"), List.copyOf(also)));
+        });
         JsonNode point = required(node, "crash_point");
         List<HealAnalysis.CallSite> callers = new ArrayList<>();
         point.path("callers").forEach(c -> callers.add(new HealAnalysis.CallSite(c.path("file").asText(""), c.path("function").asText(""),

@@ -194,7 +194,10 @@ public final class Session {
             GuardDecision decision = new GuardDecision(runtime.healPoint(), runtime.stage(), runtime.verdict(),
                     runtime.reason().replace(workspace.plan().sourceDir() + "/", ""));
             log.append(new SessionEvent.GuardDecided(decision));
-            sink.guardDecision(view(), decision);
+            if (log.dropped() == 0) {
+                // Each decision is also a broker message and a database row: bounded with the log.
+                sink.guardDecision(view(), decision);
+            }
         } else if (message instanceof RuntimeMessage.Note note) {
             output("[healrt event " + note.kind() + "] " + note.json() + "\n");
         } else if (message instanceof RuntimeMessage.Finished finished) {

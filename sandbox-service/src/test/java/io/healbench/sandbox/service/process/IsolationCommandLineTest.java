@@ -41,6 +41,8 @@ class IsolationCommandLineTest {
         if (Files.isSymbolicLink(Path.of("/bin"))) {
             assertTrue(line.contains("--symlink usr/bin /bin"), line);
         }
+        assertTrue(line.contains("--perms 0755 --dir /etc --ro-bind /etc/ld.so.cache /etc/ld.so.cache"),
+                "/etc readable by the session's user (bwrap would make it 0700): " + line);
         assertTrue(line.contains("--ro-bind /etc/passwd /etc/passwd"), line);
         assertTrue(line.contains("--perms 0755 --dir /root --perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions "
                 + "--ro-bind /root/.pyenv/versions/3.11.7 /root/.pyenv/versions/3.11.7 "), line);

@@ -29,7 +29,7 @@ class HealAnalysisMessageTest {
         assertEquals("h1", ready.id());
         HealAnalysis analysis = ready.analysis();
         assertEquals(2, analysis.healPoint());
-        assertEquals(List.of(new HealAnalysis.DeltaEntry("name:x", "both", "", "1")), analysis.delta());
+        assertEquals(List.of(new HealAnalysis.DeltaEntry("name:x", "both", "", "1", List.of())), analysis.delta());
         assertEquals(new HealAnalysis.CrashPoint("m.py", "f", "C.f", 3, 4, 3, 9, "assign", "retry",
                 List.of(new HealAnalysis.CallSite("n.py", "g", "g", 7, 8, 7, 14, true))), analysis.crashPoint());
         assertEquals("m", analysis.modules().get(0).module());
