@@ -164,6 +164,9 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
      * forbidden attribute, or its escapes cannot be read (healrt's re-check sees the decoded value; so must the gate).
      */
     private String formatRefusal(StringAtomContext template) {
+        if (literalParts(template).stream().anyMatch(LiteralPart::bytes)) {
+            return null; // bytes have no format method: nothing is walked
+        }
         Optional<String> value = stringValue(template);
         if (value.isEmpty()) {
             return "a format string whose escapes the gate cannot decode cannot be cleared of attribute walks";
@@ -180,12 +183,11 @@ final class HealCoreRuleVisitor extends HealCoreBaseVisitor<Void> {
         return null;
     }
 
-    /** The value of a str literal (implicitly concatenated parts, escapes decoded unless raw), or empty for bytes. */
+    /** The value of a str literal (implicitly concatenated parts, escapes decoded unless raw). */
     private static Optional<String> stringValue(StringAtomContext string) {
         StringBuilder value = new StringBuilder();
         for (LiteralPart part : literalParts(string)) {
-            Optional<String> decoded = part.bytes() ? Optional.empty()
-                    : part.raw() ? Optional.of(part.content()) : FormatStringFields.decodeEscapes(part.content());
+            Optional<String> decoded = part.raw() ? Optional.of(part.content()) : FormatStringFields.decodeEscapes(part.content());
             if (decoded.isEmpty()) {
                 return Optional.empty();
             }

@@ -127,7 +127,9 @@ class HealCoreGateTest {
                         "(x) += 1\n((obj.attr)): int = 0\n(d[k]) -= 2"),
                 Arguments.of("match, case and type are names too (soft keywords)",
                         "match = re.match(p, s)\nif match:\n    case = match.group(1)\nkind = type(match[0]); match(x)"),
-                Arguments.of("single-line compound statement", "if x: y = 1; z = 2\nelse: y = 0"));
+                Arguments.of("single-line compound statement", "if x: y = 1; z = 2\nelse: y = 0"),
+                Arguments.of("format strings that walk allowed attributes, or are bytes (no format method)",
+                        "s = '{0.real}:{1[k]}'.format(x, d)\nt = 'a\\n{0.imag}'.format(x)\nu = b'{0.__class__}'.format"));
     }
 
     @ParameterizedTest(name = "{0}")
