@@ -19,6 +19,7 @@ import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -94,6 +95,9 @@ class SandboxHostileCodeTest {
     @Inject
     SandboxPaths paths;
 
+    @Inject
+    WorkspaceMaterializer materializer;
+
     private final List<String> opened = new ArrayList<>();
 
     @AfterEach
@@ -109,7 +113,7 @@ class SandboxHostileCodeTest {
 
     /** Where the escape fixture's program tries to write (see its bug.patch). */
     private List<Path> programCanaries() {
-        return List.of(STDLIB.resolve("hostile_escape_program.txt"), paths.workspaceRoot().resolve("hostile_escape_program.txt"),
+        return List.of(STDLIB.resolve("hostile_escape_program.txt"), materializer.workspaceDirectory().resolve("hostile_escape_program.txt"),
                 Path.of("/tmp/healbench_hostile_escape_program.txt"));
     }
 

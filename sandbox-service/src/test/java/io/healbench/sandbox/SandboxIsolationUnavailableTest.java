@@ -9,7 +9,7 @@ import io.grpc.StatusRuntimeException;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Variant;
-import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -37,7 +37,7 @@ class SandboxIsolationUnavailableTest {
     SandboxServiceBlockingStub sandbox;
 
     @Inject
-    SandboxPaths paths;
+    WorkspaceMaterializer materializer;
 
     @Test
     void sessionCreationFailsClearlyWhenBwrapIsMissing() throws Exception {
@@ -46,8 +46,8 @@ class SandboxIsolationUnavailableTest {
         assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode(), e.toString());
         assertEquals("ISOLATION_UNAVAILABLE", SessionEvents.reason(e));
         assertTrue(e.getStatus().getDescription().contains("/nonexistent/bwrap"), e.getStatus().getDescription());
-        if (Files.isDirectory(paths.workspaceRoot())) {
-            try (Stream<java.nio.file.Path> left = Files.list(paths.workspaceRoot())) {
+        if (Files.isDirectory(materializer.workspaceDirectory())) {
+            try (Stream<java.nio.file.Path> left = Files.list(materializer.workspaceDirectory())) {
                 assertEquals(0, left.count(), "the refused session's workspace is deleted");
             }
         }

@@ -22,7 +22,7 @@ import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
-import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -49,7 +49,7 @@ class SandboxLimitsTest {
     SandboxService sandboxStreams;
 
     @Inject
-    SandboxPaths paths;
+    WorkspaceMaterializer materializer;
 
     private final List<String> opened = new ArrayList<>();
 
@@ -169,7 +169,7 @@ class SandboxLimitsTest {
     }
 
     private List<Path> workspaces() throws Exception {
-        try (var dirs = Files.list(paths.workspaceRoot())) {
+        try (var dirs = Files.list(materializer.workspaceDirectory())) {
             return dirs.toList();
         }
     }

@@ -12,8 +12,8 @@ import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
-import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.session.SandboxSessions;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,7 +62,7 @@ class SandboxRetentionTest {
     SandboxService sandboxStreams;
 
     @Inject
-    SandboxPaths paths;
+    WorkspaceMaterializer materializer;
 
     @Inject
     SandboxSessions sessions;
@@ -101,17 +101,11 @@ class SandboxRetentionTest {
         }
     }
 
-    /** The workspaces under this service's own directory of the workspace root. */
+    /** The workspaces in this service's own directory under the workspace root. */
     private List<Path> workspaces() throws IOException {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> owners = Files.list(paths.workspaceRoot())) {
-            for (Path owner : owners.filter(Files::isDirectory).toList()) {
-                try (Stream<Path> dirs = Files.list(owner)) {
-                    found.addAll(dirs.toList());
-                }
-            }
+        try (Stream<Path> dirs = Files.list(materializer.workspaceDirectory())) {
+            return dirs.toList();
         }
-        return found;
     }
 
     private Session create(String instance) {

@@ -138,6 +138,11 @@ public class WorkspaceMaterializer {
         }
     }
 
+    /** This service's own directory under the workspace root: its workspaces, and nothing of another service's. */
+    public Path workspaceDirectory() {
+        return workspaceRoot;
+    }
+
     @PreDestroy
     void release() {
         owned.release();

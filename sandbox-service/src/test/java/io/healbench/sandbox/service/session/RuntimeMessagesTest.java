@@ -3,11 +3,13 @@ package io.healbench.sandbox.service.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.Subject;
 import io.healbench.sandbox.service.heal.HealEventSink;
+import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ReferenceComparison;
@@ -135,9 +137,13 @@ class RuntimeMessagesTest {
         assertEquals(1, session.view().healPoint());
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"guard_decision\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"observed\",\"reason\":\"r\"}"));
         assertEquals(1, published.size(), "runtime guard decisions are published");
+        // reraise resumes the runtime: the state is RUNNING before the command goes out (here there is no channel).
+        assertThrows(SandboxException.class, session::reraise);
+        assertEquals(SessionState.RUNNING, session.state());
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":false,\"exit_cause\":\"exited\",\"exit_code\":1,\"trace\":{\"colorsys.py:12\":3}}}"));
-        assertEquals(SessionState.FINISHED, session.state());
+        assertEquals(SessionState.RUNNING, session.state(), "the outcome is held until the process's exit confirms it");
         session.onProcessEnded("exited", 1, 10, "late");
+        assertEquals(SessionState.FINISHED, session.state());
         List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
         assertEquals(1, finished.size(), "the runtime's own outcome wins; no second FINISHED");
         SessionEvent.Finished end = (SessionEvent.Finished) finished.get(0).payload();
@@ -149,6 +155,7 @@ class RuntimeMessagesTest {
     void reportedOutcomeIsCompletedBeforeFinishedAndTheEndWaitsForIt() {
         CompletableFuture<Outcome> compared = new CompletableFuture<>();
         Session session = session(1 << 20, outcome -> compared);
+        session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"hello\",\"pid\":1,\"python\":\"3.11.7\",\"protocol\":1}"));
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":true,\"exit_cause\":\"exited\",\"trace\":{\"colorsys.py:12\":3}}}"));
         session.onProcessEnded("exited", 0, 10, "process gone");
         assertTrue(session.events().stream().noneMatch(e -> e.payload() instanceof SessionEvent.Finished),
