@@ -263,9 +263,16 @@ def _reflective_refusal(callable_name: str, call: ast.Call) -> str | None:
         for part in parts:
             if not _IDENTIFIER.fullmatch(part):
                 return REFLECTIVE_REASON
-            reason = _hidden_reason(part) or FORBIDDEN_ATTRIBUTES.get(part) or FORBIDDEN_NAMES.get(part)
+            reason = reflective_name_reason(part)
             if reason is not None:
                 return reason
-            if part in REFLECTIVE_CALLABLES:
-                return REFLECTIVE_REASON  # getattr(operator, "attrgetter") is attrgetter, uncalled
     return None
+
+
+def reflective_name_reason(part: str) -> str | None:
+    """Why an attribute name given to a reflective callable is refused, whether the gate reads it
+    as a literal or healvalues.py sees it at run time; None if allowed."""
+    reason = _hidden_reason(part) or FORBIDDEN_ATTRIBUTES.get(part) or FORBIDDEN_NAMES.get(part)
+    if reason is None and part in REFLECTIVE_CALLABLES:
+        return REFLECTIVE_REASON  # getattr(operator, "attrgetter") is attrgetter, uncalled
+    return reason

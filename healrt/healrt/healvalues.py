@@ -32,7 +32,7 @@ import types
 from typing import Any, Callable
 
 from .healcheck import (FORBIDDEN_ATTRIBUTES, FORBIDDEN_NAMES, IMPORT_ALLOWLIST, REFLECTIVE_CALLABLES,
-                        SINGLE_ARGUMENT_REASON, HealRejected, attribute_reason, format_refusal)
+                        SINGLE_ARGUMENT_REASON, HealRejected, format_refusal, reflective_name_reason)
 
 ATTR_HOOK = "_healrt_attr"
 CALLEE_HOOK = "_healrt_callee"
@@ -127,7 +127,7 @@ def _attr(value: Any, name: str) -> Any:
 def _check_attribute_name(name: Any, callable_name: str) -> None:
     names = name.split(".") if callable_name == "attrgetter" and isinstance(name, str) else [name]
     for part in names:
-        reason = attribute_reason(part) if isinstance(part, str) else None
+        reason = reflective_name_reason(part) if isinstance(part, str) else None
         if reason is not None:
             raise HealValueRefused(f"{callable_name}(..., {part!r}) is refused: {reason}")
 

@@ -22,16 +22,14 @@ import ast
 import dataclasses
 import difflib
 import hashlib
-import importlib
 import io
 import keyword
 import re
-import sys
 import tokenize
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import HEALRT_DIR
+from . import healrt_module
 
 OPERATORS = (
     "removed-none-guard", "removed-emptiness-guard", "get-to-subscript", "off-by-one-index",
@@ -85,17 +83,10 @@ def bug_patch(mutant: Mutant, source: str) -> str:
 
 # --- which files -------------------------------------------------------------------------------
 
-def _healrt_intercept():
-    """healrt's own module (not a twin): it decides which project files are instrumented."""
-    if str(HEALRT_DIR) not in sys.path:
-        sys.path.append(str(HEALRT_DIR))
-    return importlib.import_module("healrt.intercept")
-
-
 def project_files(root: Path, project_roots: list[str]) -> list[str]:
     """The project's own .py files (relative to root) that healrt instruments: tests, docs,
     examples and vendored code are left out, as healrt leaves them uninstrumented."""
-    excluded = _healrt_intercept().not_instrumented_reason
+    excluded = healrt_module("intercept").not_instrumented_reason  # it decides what is instrumented
     found = []
     for project_root in project_roots:
         top = root / project_root

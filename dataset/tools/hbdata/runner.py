@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import HEALRT_DIR
+from . import HEALRT_DIR, healrt_module
 from .materialize import Plan
 
 _BWRAP_PROBE_TIMEOUT_S = 20
@@ -49,15 +47,8 @@ class RunResult:
     pause_log: PauseLog | None = None
 
 
-def _control_server_class() -> type:
-    """healrt's own controller end (not a twin of it); healrt is stdlib-only, so importable here."""
-    if str(HEALRT_DIR) not in sys.path:
-        sys.path.append(str(HEALRT_DIR))
-    return importlib.import_module("healrt.controlserver").ControlServer
-
-
 def _reraising_controller(log: PauseLog, timeout_s: float) -> Any:
-    class ReraisingController(_control_server_class()):  # type: ignore[misc]
+    class ReraisingController(healrt_module("controlserver").ControlServer):  # type: ignore[misc]
         def on_message(self, message: dict[str, Any]) -> None:
             log.connected = True
             if message.get("type") == "crash":
