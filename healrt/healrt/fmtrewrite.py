@@ -17,8 +17,9 @@ Rewritten (Load context only, outside annotations):
 - `a % b` (BinOp Mod);
 - `x[key]` with a non-slice key (an item chosen by a labelled index is labelled);
 - calls of the names in CALL_NAMES and of attributes in CALL_ATTRS;
-- declared check conditions: a name or dotted attribute declared by the policy, read in a branch
-  test (if/while/assert/conditional expression/comprehension filter/match guard).
+- declared check conditions: a name, dotted attribute or item with a constant key (`SETTINGS['strict']`)
+  declared by the policy, read in a branch test (if/while/assert/conditional expression/comprehension
+  filter/match guard).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any, Sequence
 
 FLAG = "_healrt_taint"
 OPS = "_healrt_t"
-VERSION = 1
+VERSION = 2
 
 CALL_NAMES = frozenset({
     "str", "repr", "ascii", "format", "int", "float", "bytes", "Path", "PurePath", "PosixPath",
@@ -46,11 +47,49 @@ CALL_ATTRS = frozenset({
 
 
 class Check:
-    """A declared check condition: the dotted name read, and optionally the only module it is in."""
+    """A declared check condition: what it reads (canonical_check's text), and optionally the only
+    module it is in."""
 
     def __init__(self, reads: str, module: str | None) -> None:
         self.reads = reads
         self.module = module
+
+
+# Characters a check's item key may not hold: the canonical text quotes it with `"` and has no escapes,
+# so the policy, healrt and the static stage all spell one key one way.
+_KEY_UNSAFE = frozenset('\\"\'')
+
+
+def check_text(node: ast.expr) -> str | None:
+    """The canonical text of what a branch test reads: `NAME`, `owner.attr` or `owner["key"]` /
+    `owner[3]` (a constant str or int key); None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = check_text(node.value)
+        return None if owner is None else f"{owner}.{node.attr}"
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        owner, key = check_text(node.value), node.slice.value
+        if owner is None:
+            return None
+        if isinstance(key, str) and not _KEY_UNSAFE.intersection(key):
+            return f'{owner}["{key}"]'
+        if type(key) is int:
+            return f"{owner}[{key}]"
+    return None
+
+
+def canonical_check(text: str) -> str:
+    """A policy's check text in canonical form (either quote style, any spacing); ValueError otherwise."""
+    try:
+        node: ast.expr | None = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        node = None
+    canonical = None if node is None else check_text(node)
+    if canonical is None:
+        raise ValueError(f"check {text!r} must be a name, a dotted attribute or an item with a constant str or int "
+                         "key (no quotes or backslashes in the key), such as SETTINGS['strict']")
+    return canonical
 
 
 class FormatRewriter:
@@ -63,15 +102,6 @@ class FormatRewriter:
     def transform(self, tree: ast.Module, module: str) -> ast.Module:
         checks = {c.reads: index for index, c in enumerate(self.checks) if c.module in (None, module)}
         return _Rewrite(checks, guarded=True).visit(tree)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        owner = _dotted(node.value)
-        return None if owner is None else f"{owner}.{node.attr}"
-    return None
 
 
 def _has_slice(node: ast.expr) -> bool:
@@ -99,6 +129,12 @@ class _Rewrite(ast.NodeTransformer):
     # ------------------------------------------------------------ what is rewritten
 
     def _kind(self, node: ast.AST) -> str | None:
+        # First: a declared item read (`SETTINGS['strict']`) is a check condition, not only an item.
+        if self._in_test and self._checks and isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) \
+                and isinstance(node.ctx, ast.Load) and check_text(node) in self._checks:
+            last = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+            if not (last.startswith("__") and not last.endswith("__")):  # private names are mangled
+                return "cond"
         if isinstance(node, ast.JoinedStr):
             return "fstr"
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
@@ -110,11 +146,6 @@ class _Rewrite(ast.NodeTransformer):
             if (isinstance(func, ast.Name) and func.id in CALL_NAMES) or (
                     isinstance(func, ast.Attribute) and func.attr in CALL_ATTRS):
                 return "call"
-        if self._in_test and self._checks and isinstance(node, (ast.Name, ast.Attribute)) \
-                and isinstance(node.ctx, ast.Load) and _dotted(node) in self._checks:
-            last = node.id if isinstance(node, ast.Name) else node.attr
-            if not (last.startswith("__") and not last.endswith("__")):  # private names are mangled
-                return "cond"
         return None
 
     def visit(self, node: ast.AST) -> Any:
@@ -146,9 +177,11 @@ class _Rewrite(ast.NodeTransformer):
             return ast.Call(_ops("item"), [node.value, node.slice], [])
         if kind == "call":
             return ast.Call(_ops("call"), [node.func, *node.args], node.keywords)
-        index = ast.Constant(self._checks[_dotted(node)])
+        index = ast.Constant(self._checks[check_text(node)])
         if isinstance(node, ast.Name):
             return ast.Call(_ops("cond"), [index, node, ast.Constant(node.id)], [])
+        if isinstance(node, ast.Subscript):
+            return ast.Call(_ops("cond_item"), [index, node.value, node.slice], [])
         return ast.Call(_ops("cond_attr"), [index, node.value, ast.Constant(node.attr)], [])
 
     # ------------------------------------------------------------ branch tests and annotations

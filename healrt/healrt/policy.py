@@ -19,7 +19,7 @@ import os
 import re
 from typing import Any
 
-from .fmtrewrite import Check
+from .fmtrewrite import Check, canonical_check
 
 DEFAULT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_policy.json")
 _CONTAINS = re.compile(r"\s*(\w+)\s+contains\s+any\s+of\s+(.+?)\s*")
@@ -83,7 +83,11 @@ def parse_policy(data: dict[str, Any]) -> Policy:
             if not isinstance(entry, dict):
                 raise ValueError(f"{where}: must be a mapping")
             if "check" in entry:
-                checks.append(Check(_text(entry, "check", where), entry.get("module")))
+                try:
+                    reads = canonical_check(_text(entry, "check", where))
+                except ValueError as error:
+                    raise ValueError(f"{where}: {error}") from None
+                checks.append(Check(reads, entry.get("module")))
                 continue
             when, note = _when(entry.get("when"), where)
             if note:

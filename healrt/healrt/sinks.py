@@ -198,11 +198,14 @@ def _reads(frame: Any, code: Any, entry: dict[str, Any]) -> bool:
     if kind == "global":
         return frame.f_globals is scope and key in code.co_names
     # An attribute is read by name (or through getattr with a computed one). An item's key is often
-    # computed (`memo[key]`, `d.get(k)`, iteration), so a frame holding the container may read any item.
+    # computed (`memo[key]`, `d.get(k)`, iteration), so a frame holding the container (a local, an attribute of
+    # one, a global its code names) may read any item.
     if kind == "attr" and key not in code.co_names and "getattr" not in code.co_names:
         return False
     if isinstance(scope, type(sys)) and vars(scope) is frame.f_globals:
         return True  # an attribute of the frame's own module
+    if any(frame.f_globals.get(name) is scope for name in code.co_names):
+        return True  # a global the frame's code names (`SETTINGS['strict']` of a module-level dict)
     for value in frame.f_locals.values():
         if value is scope:
             return True
@@ -550,23 +553,24 @@ def protected(function: Callable[..., Any] | None = None, *, arg: str | None = N
     return declare(function) if function is not None else declare
 
 
-def check_condition(index: int, value: Any, owner: Any, name: str) -> None:
+def check_condition(index: int, value: Any, owner: Any, slot: tuple[str, Any]) -> None:
     """A declared check condition was read in a branch test: violation if the value or the
-    location it was read from carries a heal label (a bool/None written there included)."""
+    location it was read from carries a heal label (a bool/None written there included).
+    `slot` is ("name", name) with no owner, or ("attr", name) / ("item", key) of `owner`."""
     vault = state()
     if not vault.armed or vault.mode == "off" or getattr(vault.local, "internal", 0):
         return
     label = taint.find_label(value, 1)
     if label is None and owner is not None:
-        label = taint.location_label(owner, ("attr", name))
-        if label is None and isinstance(owner, type(sys)):
-            label = taint.name_label(vars(owner), name)
+        label = taint.location_label(owner, slot)
+        if label is None and slot[0] == "attr" and isinstance(owner, type(sys)):
+            label = taint.name_label(vars(owner), slot[1])
     if label is None and owner is None:
         frame: Any = sys._getframe(1)
         while frame is not None and frame.f_code.co_filename.startswith(taint.HEALRT_DIR):
             frame = frame.f_back
         if frame is not None:
-            label = taint.name_label(frame.f_code, name) or taint.name_label(frame.f_globals, name)
+            label = taint.name_label(frame.f_code, slot[1]) or taint.name_label(frame.f_globals, slot[1])
     if label is None:
         return
     reads = vault.policy.checks[index].reads

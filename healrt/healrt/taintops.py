@@ -85,12 +85,19 @@ def call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
 
 def cond(index: int, value: Any, name: str) -> Any:
     """A declared check condition reads the name `name` in a branch test."""
-    sinks.check_condition(index, value, None, name)
+    sinks.check_condition(index, value, None, ("name", name))
     return value
 
 
 def cond_attr(index: int, owner: Any, name: str) -> Any:
     """A declared check condition reads `owner.name` in a branch test."""
     value = getattr(owner, name)
-    sinks.check_condition(index, value, owner, name)
+    sinks.check_condition(index, value, owner, ("attr", name))
+    return value
+
+
+def cond_item(index: int, owner: Any, key: Any) -> Any:
+    """A declared check condition reads `owner[key]` in a branch test."""
+    value = owner[key]
+    sinks.check_condition(index, value, owner, ("item", key))
     return value

@@ -31,6 +31,8 @@ CONFIG = {}
 PREFIX = "plain"
 STRICT = False
 QUIET = False
+SETTINGS = {"strict": False}
+OPTIONS = {"quiet": False}
 STORED = []
 
 
@@ -355,6 +357,18 @@ def checked_safe(d):
         open(os.path.join(d, "checked_safe.out"), "w").close()
 
 
+def checked_item(d):
+    level = CONFIG["checked_item"]
+    if SETTINGS['strict']:  # SINK check_item
+        open(os.path.join(d, "checked_item.out"), "w").close()
+
+
+def checked_item_safe(d):
+    level = CONFIG["checked_item_safe"]
+    if not OPTIONS["quiet"]:  # SAFE check_item
+        open(os.path.join(d, "checked_item_safe.out"), "w").close()
+
+
 def heal_code(d):
     value = CONFIG["heal_code"]
     open(os.path.join(d, "heal_code_after.out"), "w").close()
@@ -428,6 +442,8 @@ HEALS = {
     "protected_call_safe": "key = 'healed'",
     "checked": "level = 1\nSTRICT = True",
     "checked_safe": "level = 1",
+    "checked_item": "level = 1\nSETTINGS['strict'] = True",
+    "checked_item_safe": "level = 1",
     "heal_code": "import os\nopen(os.path.join(d, 'heal_code.out'), 'w').close()\nvalue = 1",
     "many": "name = 'many'",
 }
@@ -441,7 +457,8 @@ ORDER = [
     "attribute", "attribute_safe", "alias", "alias_safe", "callee", "callee_safe", "set_global", "use_global",
     "use_global_safe", "loop", "loop_safe", "exception", "exception_safe", "path", "path_safe", "flag",
     "prepare_none", "none", "none_safe", "process", "process_safe", "database", "database_safe", "network",
-    "network_safe", "environment", "environment_safe", "shell", "shell_safe", "protected_call", "protected_call_safe", "checked", "checked_safe", "heal_code", "forks",
+    "network_safe", "environment", "environment_safe", "shell", "shell_safe", "protected_call", "protected_call_safe", "checked", "checked_safe", "checked_item", "checked_item_safe",
+    "heal_code", "forks",
 ]
 
 TARGET = '''\
@@ -462,7 +479,10 @@ def test_shapes():
             print("blocked", name, violation)
 ''' % (ORDER,)
 
-CHECKS = [{"check": "STRICT", "module": "flows"}, {"check": "QUIET", "module": "flows"}]
+# The item checks are spelt in both quote styles: the policy's spelling does not have to match the code's. The safe
+# twin reads another container: the conservative rule flags any frame holding one a heal wrote a bool into.
+CHECKS = [{"check": "STRICT", "module": "flows"}, {"check": "QUIET", "module": "flows"},
+          {"check": 'SETTINGS["strict"]', "module": "flows"}, {"check": "OPTIONS['quiet']", "module": "flows"}]
 
 
 def marker_lines(marker: str) -> dict[str, int]:

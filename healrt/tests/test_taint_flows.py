@@ -24,7 +24,7 @@ UNSAFE_OUTPUTS = {
     "loop": "looped.out", "exception": "exception.out", "path": "path.out", "bool": "flag.out", "none": "none.out",
     "process": "process.out", "database": "database.out", "network": "network.out", "protected": "protected_call.out",
     "environment": "environment.out", "shell": "shell.out",
-    "check": "checked.out", "fork": "forks.out",
+    "check": "checked.out", "check_item": "checked_item.out", "fork": "forks.out",
 }
 SAFE_OUTPUTS = {
     "direct": "direct_safe.out", "arithmetic": "arith_safe-7.out", "fstring": "fstring_safe.out",
@@ -33,7 +33,8 @@ SAFE_OUTPUTS = {
     "callee": "CALLEE_SAFE.out", "global": "global_safe.out", "loop": "loop_safe.out",
     "exception": "exception_safe.out", "path": "path_safe.out", "none": "none_safe.out",
     "process": "process_safe.out", "database": "database_safe.out", "network": "network_safe.out",
-    "protected": "protected_call_safe.out", "check": "checked_safe.out", "environment": "environment_safe.out",
+    "protected": "protected_call_safe.out", "check": "checked_safe.out",
+    "check_item": "checked_item_safe.out", "environment": "environment_safe.out",
     "shell": "shell_safe.out",
 }
 
@@ -89,7 +90,8 @@ def test_violations_name_the_rule_and_key_input(enforce: Run) -> None:
     by_line = violations_by_line(enforce)
     rules = {shape: by_line[line][0]["rule"] for shape, line in SINKS.items()}
     assert rules.pop("bool") == "conservative" and rules.pop("none") == "conservative"
-    assert rules.pop("check") == "check" and rules.pop("fork") == "no_key_input"
+    assert rules.pop("check") == "check" and rules.pop("check_item") == "check"
+    assert rules.pop("fork") == "no_key_input"
     assert set(rules.values()) == {"taint"}, rules
     direct = by_line[SINKS["direct"]][0]
     assert direct["op"] == "open" and direct["key_input"]["name"] == "file"
@@ -102,6 +104,7 @@ def test_violations_name_the_rule_and_key_input(enforce: Run) -> None:
     assert by_line[SINKS["environment"]][0]["op"] == "os.environ.__setitem__"
     assert by_line[SINKS["shell"]][0]["op"] == "os.system"  # also through `from os import system`
     assert by_line[SINKS["check"]][0]["op"] == "check:STRICT"
+    assert by_line[SINKS["check_item"]][0]["op"] == 'check:SETTINGS["strict"]'
 
 
 def _steps(event: dict[str, Any]) -> list[str]:
@@ -136,7 +139,8 @@ def test_flow_paths_go_from_the_heal_source_through_each_step_to_the_sink(enforc
 
 def test_bool_and_none_written_by_heals_are_recorded(enforce: Run) -> None:
     recorded = {(e["reason"], e["location"]) for e in enforce.events("guard_conservative")}
-    assert recorded == {("bool", "name:force"), ("None", "attr:SHARED.alias"), ("bool", "name:STRICT")}
+    assert recorded == {("bool", "name:force"), ("None", "attr:SHARED.alias"), ("bool", "name:STRICT"),
+                        ("bool", "item:SETTINGS['strict']")}
 
 
 def test_heal_code_reaching_a_protected_operation_is_refused_in_enforce(enforce: Run, tmp_path: Path) -> None:
@@ -156,23 +160,23 @@ def test_outcome_counts_violations_and_keeps_the_events(enforce: Run) -> None:
     # Every unsafe shape, and the heal whose own code writes a file (refused in its dry run).
     assert outcome["guard_violations"] == len(SINKS) + 1 == len(enforce.events("guard_violation"))
     kinds = [record["kind"] for record in outcome["guard_events"]]
-    assert kinds.count("guard_violation") == len(SINKS) + 1 and kinds.count("guard_conservative") == 3
+    assert kinds.count("guard_violation") == len(SINKS) + 1 and kinds.count("guard_conservative") == 4
     assert [e["rule"] for e in enforce.events("guard_violation")].count("heal_code") == 1
     assert outcome["passed"] is True
 
 
 def test_observe_records_every_violation_and_lets_it_run(observe: Run) -> None:
     by_line = violations_by_line(observe)
-    # Let through, the check's branch also writes a file under the healed bool: the conservative rule.
-    in_branch = SINKS["check"] + 1
-    assert set(by_line) == {*SINKS.values(), in_branch}
-    assert [event["rule"] for event in by_line[in_branch]] == ["conservative"]
+    # Let through, each check's branch also writes a file under the healed bool: the conservative rule.
+    in_branches = {SINKS["check"] + 1, SINKS["check_item"] + 1}
+    assert set(by_line) == {*SINKS.values(), *in_branches}
+    assert all([event["rule"] for event in by_line[line]] == ["conservative"] for line in in_branches)
     assert all(len(events) == 1 and events[0]["verdict"] == "observed" for events in by_line.values())
     written = observe.written()
     assert set(UNSAFE_OUTPUTS.values()) <= written and set(SAFE_OUTPUTS.values()) <= written
     assert "heal_code.out" in written  # the heal's own write ran (recorded: rule heal_code)
     assert [e["rule"] for e in observe.events("guard_violation")].count("heal_code") == 1
-    assert observe.controller.outcome["guard_violations"] == len(SINKS) + 2
+    assert observe.controller.outcome["guard_violations"] == len(SINKS) + 1 + len(in_branches)
 
 
 def test_off_does_nothing(tmp_path: Path) -> None:

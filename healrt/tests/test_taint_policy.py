@@ -105,6 +105,10 @@ def test_unknown_when_forms_apply_to_every_call_and_are_noted() -> None:
     ({"operations": {"x": [{"arg": "a"}]}}, "operations.x[0]: 'op' must be a non-empty string"),
     ({"operations": {"x": [{"op": "f", "index": -1}]}}, "operations.x[0]: index must be"),
     ({"operations": {"x": [{"check": ""}]}}, "operations.x[0]: 'check' must be a non-empty string"),
+    ({"operations": {"x": [{"check": "f()"}]}}, "operations.x[0]: check 'f()' must be a name"),
+    ({"operations": {"x": [{"check": "S[k]"}]}}, "operations.x[0]: check 'S[k]' must be a name"),
+    ({"operations": {"x": [{"check": "S['a\"b']"}]}}, "no quotes or backslashes in the key"),
+    ({"operations": {"x": [{"check": "S[-1]"}]}}, "an item with a constant str or int key"),
 ])
 def test_malformed_policies_name_the_entry(bad: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -113,9 +117,12 @@ def test_malformed_policies_name_the_entry(bad: dict[str, Any], message: str) ->
 
 def test_checks_are_read_from_any_category() -> None:
     policy = parse_policy({"operations": {"security": [{"check": "ImageFile.LOAD_TRUNCATED_IMAGES"},
-                                                       {"check": "STRICT", "module": "pkg.mod"}]}})
+                                                       {"check": "STRICT", "module": "pkg.mod"},
+                                                       {"check": " app.SETTINGS[ 'strict' ] "},
+                                                       {"check": "LEVELS[2]"}]}})
     assert [(c.reads, c.module) for c in policy.checks] == [("ImageFile.LOAD_TRUNCATED_IMAGES", None),
-                                                          ("STRICT", "pkg.mod")]
+                                                          ("STRICT", "pkg.mod"), ('app.SETTINGS["strict"]', None),
+                                                          ("LEVELS[2]", None)]
     assert policy.operations == ()
 
 

@@ -465,7 +465,7 @@ final class Calls {
             return;
         }
         for (PyNode part : expressionsIn(test)) {
-            String text = part.is("Name") ? part.str("id") : part.is("Attribute") ? dottedText(part) : null;
+            String text = CheckText.of(part);
             if (text == null) {
                 continue;
             }
@@ -482,17 +482,6 @@ final class Calls {
                 }
             }
         }
-    }
-
-    private static String dottedText(PyNode e) {
-        if (e.is("Name")) {
-            return e.str("id");
-        }
-        if (e.is("Attribute")) {
-            String base = dottedText(e.node("value"));
-            return base == null ? null : base + "." + e.str("attr");
-        }
-        return null;
     }
 
     private static List<PyNode> expressionsIn(PyNode e) {

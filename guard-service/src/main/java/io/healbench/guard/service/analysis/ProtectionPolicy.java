@@ -49,7 +49,7 @@ final class ProtectionPolicy {
      */
     record When(String param, List<String> tokens, Set<String> flags, boolean understood) {}
 
-    /** A declared check condition: a name or dotted attribute as written in branch tests, optionally per module. */
+    /** A declared check condition: what it reads ({@link CheckText}'s canonical form), optionally per module. */
     record Check(String check, String module, String category) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -95,7 +95,8 @@ final class ProtectionPolicy {
             for (JsonNode entry : category.getValue()) {
                 String where = "policy: operations." + category.getKey() + "[" + position++ + "]";
                 if (entry.hasNonNull("check")) {
-                    checks.add(new Check(entry.get("check").asText(), entry.path("module").asText(null), category.getKey()));
+                    checks.add(new Check(CheckText.ofPolicy(entry.get("check").asText(), where), entry.path("module").asText(null),
+                            category.getKey()));
                 } else if (entry.hasNonNull("op")) {
                     operations.add(operation(entry, category.getKey(), where));
                 } else {

@@ -348,6 +348,41 @@ class HealAnalyzerTest {
         assertEquals("check ALLOW_UNSAFE", checked.sink().op());
     }
 
+    @Test
+    void checkConditionsMayNameItemsSpeltEitherWay() {
+        String policy = """
+                {"operations": {"security_check": [{"check": "SETTINGS[ 'strict' ]"}, {"check": "LEVELS[2]"}]}}""";
+        String source = """
+                SETTINGS = {"strict": False, "quiet": False}
+                LEVELS = [0, 0, 0]
+
+                def work(d):
+                    name = d["name"]  # CRASH
+                    BODY
+                """;
+        AnalysisResult item = AnalysisCase.crashIn("app.py", "work",
+                source.replace("BODY", "SETTINGS[\"strict\"] = name\n    if SETTINGS[\"strict\"]:\n        pass"))
+                .delta("both name:name").policy(policy).analyze();
+        assertVerdict(AnalysisResult.Verdict.TAINTED, item);
+        assertEquals("check SETTINGS[\"strict\"]", item.sink().op());
+        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
+                source.replace("BODY", "LEVELS[2] = name\n    if LEVELS[2]:\n        pass")).delta("both name:name").policy(policy).analyze());
+        // Another item of the same container is not the declared one.
+        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
+                source.replace("BODY", "SETTINGS['quiet'] = name\n    if SETTINGS['quiet']:\n        pass"))
+                .delta("both name:name").policy(policy).analyze());
+    }
+
+    @Test
+    void aCheckWithNoCanonicalFormIsRefusedNamingTheEntry() {
+        for (String bad : List.of("f()", "S[k]", "S['a\\\\b']", "S[-1]", "S[01]", "S[", "1x", "")) {
+            String policy = "{\"operations\": {\"c\": [{\"check\": " + new com.fasterxml.jackson.databind.ObjectMapper()
+                    .valueToTree(bad) + "}]}}";
+            AnalysisInputException refused = assertThrows(AnalysisInputException.class, () -> ProtectionPolicy.parse(policy), bad);
+            assertTrue(refused.getMessage().contains("operations.c[0]: check"), refused.getMessage());
+        }
+    }
+
     // ---------------------------------------------------------------- unknown
 
     @Test
