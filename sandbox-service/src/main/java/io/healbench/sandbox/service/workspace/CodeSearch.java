@@ -3,9 +3,6 @@ package io.healbench.sandbox.service.workspace;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,13 +35,13 @@ public class CodeSearch {
         long deadline = System.nanoTime() + SEARCH_TIME_LIMIT.toNanos();
         List<CodeMatch> matches = new ArrayList<>();
         int skipped = 0;
-        for (Path file : tree.walk(tree.directory(""), true)) {
+        for (SourceTree.Entry file : tree.walk(tree.directory(""), true)) {
             String relative = tree.relative(file);
-            if (!Files.isRegularFile(file) || !tree.matches(glob, file)
+            if (file.directory() || !tree.matches(glob, file)
                     || (after != null && after.path().compareTo(relative) > 0)) {
                 continue;
             }
-            List<String> lines = searchableLines(file);
+            List<String> lines = searchableLines(tree, file);
             if (lines == null) {
                 skipped++;
                 continue;
@@ -82,14 +79,12 @@ public class CodeSearch {
         }
     }
 
-    /** The file's lines, or null when it is binary or too large to search. */
-    private static List<String> searchableLines(Path file) {
+    /** The file's lines, or null when it is binary, too large to search, or changed while being read. */
+    private static List<String> searchableLines(SourceTree tree, SourceTree.Entry file) {
         try {
-            if (Files.size(file) > MAX_FILE_BYTES || SourceTree.binary(file)) {
-                return null;
-            }
-            return WorkspaceFiles.decode(Files.readAllBytes(file)).lines().toList();
-        } catch (IOException e) {
+            return tree.read(file, MAX_FILE_BYTES).filter(content -> !SourceTree.binary(content))
+                    .map(content -> WorkspaceFiles.decode(content).lines().toList()).orElse(null);
+        } catch (SandboxException e) {
             return null;
         }
     }

@@ -3,12 +3,7 @@ package io.healbench.sandbox.service.workspace;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /** Reads source files of a workspace for agents: line ranges, capped, confined to {@code <ws>/src}. */
@@ -35,8 +30,13 @@ public class WorkspaceFiles {
             throw new SandboxException(Kind.INVALID_ARGUMENT, "BAD_LINE_RANGE", "end_line " + endLine + " is before start_line " + startLine);
         }
         SourceTree tree = new SourceTree(workspace);
-        Path file = tree.file(relative);
-        List<String> lines = lines(file, relative);
+        SourceTree.Entry file = tree.file(relative);
+        byte[] bytes = tree.read(file, MAX_FILE_BYTES).orElseThrow(() -> new SandboxException(Kind.FAILED_PRECONDITION,
+                "FILE_TOO_LARGE", relative + " is larger than " + MAX_FILE_BYTES + " bytes"));
+        if (SourceTree.binary(bytes)) {
+            throw new SandboxException(Kind.FAILED_PRECONDITION, "BINARY_FILE", relative + " is a binary file");
+        }
+        List<String> lines = decode(bytes).lines().toList();
         int total = lines.size();
         int from = Math.max(1, startLine);
         if (from > total && !(total == 0 && from == 1)) {
@@ -61,25 +61,8 @@ public class WorkspaceFiles {
         return new FileExcerpt(tree.relative(file), content.toString(), total, none ? 0 : from, none ? 0 : last, truncated);
     }
 
-    private static List<String> lines(Path file, String relative) {
-        try {
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                throw new SandboxException(Kind.FAILED_PRECONDITION, "FILE_TOO_LARGE", relative + " is larger than " + MAX_FILE_BYTES + " bytes");
-            }
-            if (SourceTree.binary(file)) {
-                throw new SandboxException(Kind.FAILED_PRECONDITION, "BINARY_FILE", relative + " is a binary file");
-            }
-            return decode(Files.readAllBytes(file)).lines().toList();
-        } catch (IOException e) {
-            throw new SandboxException(Kind.INTERNAL, "READ_FAILED", "cannot read " + relative + ": " + e.getMessage(), e);
-        }
-    }
-
     /** UTF-8 with malformed bytes replaced: a Latin-1 comment must not make a whole file unreadable. */
-    static String decode(byte[] bytes) throws IOException {
-        return StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                .decode(ByteBuffer.wrap(bytes)).toString();
+    static String decode(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,11 +1,6 @@
 package io.healbench.sandbox.service.workspace;
 
-import io.healbench.sandbox.service.SandboxException;
-import io.healbench.sandbox.service.SandboxException.Kind;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,26 +23,17 @@ public class WorkspaceListing {
         SourceTree tree = new SourceTree(workspace);
         List<FileEntry> page = new ArrayList<>();
         String next = "";
-        for (Path path : tree.walk(tree.directory(directory), recursive)) {
-            String relative = tree.relative(path);
-            if ((after != null && !after.isAfter(relative, 0)) || !tree.matches(matcher, path)) {
+        for (SourceTree.Entry entry : tree.walk(tree.directory(directory), recursive)) {
+            String relative = tree.relative(entry);
+            if ((after != null && !after.isAfter(relative, 0)) || !tree.matches(matcher, entry)) {
                 continue;
             }
             if (page.size() == size) {
                 next = PageToken.after(page.get(page.size() - 1).path(), 0);
                 break;
             }
-            page.add(entry(relative, path));
+            page.add(new FileEntry(relative, entry.size(), entry.directory()));
         }
         return new FileListing(List.copyOf(page), next);
-    }
-
-    private static FileEntry entry(String relative, Path path) {
-        boolean dir = Files.isDirectory(path);
-        try {
-            return new FileEntry(relative, dir ? 0 : Files.size(path), dir);
-        } catch (IOException e) {
-            throw new SandboxException(Kind.INTERNAL, "READ_FAILED", "cannot stat " + relative + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -173,6 +173,66 @@ class RepositoryViewTest {
         assertTrue(seconds <= CodeSearch.SEARCH_TIME_LIMIT.toSeconds() + 2, "stopped after " + seconds + " s");
     }
 
+    @Test
+    void sourcesSwappedForASymlinkOutAreNotFollowed() throws Exception {
+        // The session owns its workspace: it can move the sources away and leave a link to anything in their place.
+        Path src = workspace.sourceDir();
+        Files.move(src, dir.resolve("src.moved"));
+        Files.createSymbolicLink(src, outside);
+        assertReason("WORKSPACE_DELETED", () -> files.read(workspace, "secret.py", 0, 0));
+        assertReason("WORKSPACE_DELETED", () -> listing.list(workspace, "", "", true, 0, ""));
+        assertReason("WORKSPACE_DELETED", () -> search.search(workspace, new CodeQuery("secret", false, true, "", 0, "")));
+        Files.delete(src);
+        // A directory inside the sources swapped for a link out: neither read through nor listed.
+        Files.move(dir.resolve("src.moved"), src);
+        Files.move(src.resolve("pkg/sub"), dir.resolve("sub.moved"));
+        Files.createSymbolicLink(src.resolve("pkg/sub"), outside);
+        assertReason("PATH_ESCAPES_WORKSPACE", () -> files.read(workspace, "pkg/sub/secret.py", 0, 0));
+        assertFalse(listing.list(workspace, "", "", true, 0, "").entries().stream().anyMatch(e -> e.path().contains("secret")));
+    }
+
+    @Test
+    void aFileSwappedForASymlinkWhileBeingReadNeverYieldsWhatItPointsTo() throws Exception {
+        Path src = workspace.sourceDir();
+        Path target = src.resolve("pkg/b.py");
+        Path plain = dir.resolve("b.plain");
+        Path link = dir.resolve("b.link");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread swapper = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    Files.writeString(plain, "x = 1\n");
+                    Files.move(plain, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.deleteIfExists(link);
+                    Files.createSymbolicLink(link, outside.resolve("secret.py"));
+                    Files.move(link, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        swapper.start();
+        int read = 0;
+        try {
+            for (int i = 0; i < 3000; i++) {
+                try {
+                    String content = files.read(workspace, "pkg/b.py", 0, 0).content();
+                    assertFalse(content.contains("secret"), "read the file a swapped-in symlink points to, on attempt " + i);
+                    read++;
+                } catch (SandboxException refused) {
+                    assertTrue(List.of("PATH_ESCAPES_WORKSPACE", "FILE_CHANGED", "FILE_NOT_FOUND").contains(refused.reason()), refused.getMessage());
+                }
+                if (i % 100 == 0) {
+                    assertEquals(0, search.search(workspace, new CodeQuery("secret", false, true, "", 0, "")).matches().size());
+                }
+            }
+        } finally {
+            stop.set(true);
+            swapper.join();
+        }
+        assertTrue(read > 0, "the swap left no moment to read the real file");
+    }
+
     private static void assertReason(String reason, Executable call) {
         SandboxException e = assertThrows(SandboxException.class, call::run);
         assertEquals(reason, e.reason(), e.getMessage());
