@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import socket
 import struct
-from typing import Any
+from typing import Any, Sequence
 
 _PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _DATA, _HEADERS, _RST_STREAM, _SETTINGS, _PING, _GOAWAY, _WINDOW_UPDATE = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7, 0x8
@@ -186,9 +186,10 @@ class _Connection:
         return kind, flags, stream, payload
 
 
-def unary_call(address: str, path: str, request: bytes, timeout: float) -> bytes:
-    """Calls `path` (e.g. /healbench.guard.v1.GuardService/AnalyzeHeal) at host:port; returns the
-    response message's bytes, or raises GrpcError."""
+def unary_call(address: str, path: str, request: bytes, timeout: float,
+               metadata: Sequence[tuple[str, str]] = ()) -> bytes:
+    """Calls `path` (e.g. /healbench.guard.v1.GuardService/AnalyzeHeal) at host:port with the given request headers
+    (lower-case ASCII names, such as the service token's); returns the response message's bytes, or raises GrpcError."""
     host, _, port = address.rpartition(":")
     try:
         connection = _Connection(host, int(port), timeout)
@@ -204,7 +205,7 @@ def unary_call(address: str, path: str, request: bytes, timeout: float) -> bytes
             pass
         headers = b"".join(_hpack_literal(name, value) for name, value in (
             (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", address),
-            ("content-type", "application/grpc"), ("te", "trailers")))
+            ("content-type", "application/grpc"), ("te", "trailers"), *metadata))
         connection.send(_frame(_HEADERS, _END_HEADERS, 1, headers))
         body = b"\x00" + struct.pack(">I", len(request)) + request
         _send_body(connection, body)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import socket
 import subprocess
 import time
@@ -19,10 +20,12 @@ from typing import Any
 
 from healrt.astexport import module_json
 
-from . import grpcwire
+from . import grpcwire, servicetoken
 from .runner import REPO
 
-METHOD = "/healbench.guard.v1.GuardService/AnalyzeHeal"
+SERVICE = "healbench.guard.v1.GuardService"
+METHOD = f"/{SERVICE}/AnalyzeHeal"
+CALLER = "guard-eval"  # the `sub` of this suite's service tokens
 JAR = REPO / "guard-service" / "target" / "quarkus-app" / "quarkus-run.jar"
 START_TIMEOUT_S = 120
 CALL_TIMEOUT_S = 120
@@ -80,6 +83,10 @@ class StaticStage:
     address: str | None
     reason: str = ""  # why the stage is unavailable ("" when it is available)
     process: subprocess.Popen[bytes] | None = None
+    key: str = ""  # the service-token key guard-service was started with (or the deployment's)
+
+    def metadata(self) -> list[tuple[str, str]]:
+        return [(servicetoken.HEADER, servicetoken.mint(self.key, CALLER, SERVICE))] if self.key else []
 
     @property
     def available(self) -> bool:
@@ -90,7 +97,7 @@ class StaticStage:
         assert self.address is not None
         try:
             raw = grpcwire.unary_call(self.address, METHOD, grpcwire.encode(REQUEST, request_of(analysis, heal_code, policy)),
-                                      CALL_TIMEOUT_S)
+                                      CALL_TIMEOUT_S, self.metadata())
         except grpcwire.GrpcError as error:
             return {"verdict": "ERROR", "error": str(error)}
         response = grpcwire.decode(RESPONSE, raw)
@@ -112,24 +119,27 @@ def open_stage(option: str, policy: dict[str, Any], scratch: Path) -> StaticStag
     """`option`: "off", "auto", or HOST:PORT of a running guard-service."""
     if option == "off":
         return StaticStage(None, "disabled (--guard off)")
-    stage = StaticStage(option) if option != "auto" else _start_guard(scratch)
+    stage = StaticStage(option, key=servicetoken.environment_key()) if option != "auto" else _start_guard(scratch)
     if stage.address is None:
         return stage
-    problem = _call_probe(stage.address, policy)
+    problem = _call_probe(stage, policy)
+    if problem and not stage.key:
+        problem += f" (guard-service takes calls with a service token only: set {servicetoken.KEY_ENV} to its key)"
     if problem:
         stage.close()
         return StaticStage(None, problem)
     return stage
 
 
-def _call_probe(address: str, policy: dict[str, Any]) -> str:
+def _call_probe(stage: StaticStage, policy: dict[str, Any]) -> str:
     """"" when AnalyzeHeal answers the probe with a verdict; else why the stage is unavailable."""
     try:
-        raw = grpcwire.unary_call(address, METHOD, grpcwire.encode(REQUEST, _probe_request(policy)), CALL_TIMEOUT_S)
+        raw = grpcwire.unary_call(stage.address or "", METHOD, grpcwire.encode(REQUEST, _probe_request(policy)), CALL_TIMEOUT_S,
+                                  stage.metadata())
     except grpcwire.GrpcError as error:
-        return f"AnalyzeHeal at {address} gives no verdict ({error})"
+        return f"AnalyzeHeal at {stage.address} gives no verdict ({error})"
     verdict = VERDICTS.get(grpcwire.decode(RESPONSE, raw).get("verdict", 0), "UNSPECIFIED")
-    return "" if verdict in ("TAINTED", "CLEAN", "UNKNOWN") else f"AnalyzeHeal at {address} answered {verdict}"
+    return "" if verdict in ("TAINTED", "CLEAN", "UNKNOWN") else f"AnalyzeHeal at {stage.address} answered {verdict}"
 
 
 def _start_guard(scratch: Path) -> StaticStage:
@@ -145,13 +155,15 @@ def _start_guard(scratch: Path) -> StaticStage:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = (scratch / "guard-service.log").open("wb")
+    key = servicetoken.new_key()  # this guard-service takes calls from this suite only
     process = subprocess.Popen(["java", f"-Dquarkus.http.port={port}", "-Dquarkus.http.host=127.0.0.1", "-jar", str(JAR)],
-                               stdout=log, stderr=subprocess.STDOUT, cwd=scratch, start_new_session=True)
+                               stdout=log, stderr=subprocess.STDOUT, cwd=scratch, start_new_session=True,
+                               env={**os.environ, servicetoken.KEY_ENV: key})
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline and process.poll() is None:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return StaticStage(f"127.0.0.1:{port}", process=process)
+            return StaticStage(f"127.0.0.1:{port}", process=process, key=key)
         except OSError:
             time.sleep(0.5)
     stage = StaticStage(None, f"guard-service did not start within {START_TIMEOUT_S}s (log: {scratch / 'guard-service.log'})",

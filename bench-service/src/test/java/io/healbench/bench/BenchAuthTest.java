@@ -15,6 +15,7 @@ import io.healbench.proto.bench.v1.WatchRunRequest;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,30 @@ class BenchAuthTest {
         assertStatus(Status.Code.UNAUTHENTICATED,
                 () -> clients.anonymous().getRun(GetRunRequest.newBuilder().setName("runs/anything").build()));
         assertStatus(Status.Code.UNAUTHENTICATED, () -> clients.withBearer("not-a-jwt").createRun(ONE_ATTEMPT));
+    }
+
+    @Test
+    void aTokenOfTheRealmMadeForAnotherAudienceIsUnauthenticated() {
+        // Signed by the tenant's realm, for a real user with the runner role, but made for another app of that realm.
+        BenchServiceBlockingStub elsewhere = clients.withBearer(clients.token("healbench-acme", "alice", "healbench-untrusted-app"));
+        assertStatus(Status.Code.UNAUTHENTICATED, () -> elsewhere.createRun(ONE_ATTEMPT));
+        assertStatus(Status.Code.UNAUTHENTICATED, () -> elsewhere.getRun(GetRunRequest.newBuilder().setName("runs/anything").build()));
+        // The control: the same user through the bench's own client is let in.
+        assertTrue(clients.as("healbench-acme", "alice").createRun(ONE_ATTEMPT).getName().startsWith("runs/"));
+    }
+
+    @Test
+    void aWatchEndsWhenItsTokenExpires() {
+        Run run = clients.as("healbench-acme", "alice").createRun(ONE_ATTEMPT);
+        // healbench-cli-short's tokens live 5 s; nothing runs the attempt here, so only the expiry can end the stream.
+        BenchServiceBlockingStub shortLived = clients.withBearer(clients.token("healbench-acme", "alice", "healbench-cli-short"));
+        long started = System.nanoTime();
+        StatusRuntimeException ended = assertThrows(StatusRuntimeException.class, () -> shortLived.withDeadlineAfter(60, TimeUnit.SECONDS)
+                .watchRun(WatchRunRequest.newBuilder().setName(run.getName()).build()).forEachRemaining(update -> { }));
+        assertEquals(Status.Code.UNAUTHENTICATED, ended.getStatus().getCode(), ended.toString());
+        assertTrue(ended.getStatus().getDescription().contains("expired"), ended.toString());
+        long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+        assertTrue(seconds <= 30, "ended " + seconds + " s after it opened, with a 5 s token");
     }
 
     @Test

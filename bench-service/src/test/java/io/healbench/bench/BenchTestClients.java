@@ -25,7 +25,12 @@ final class BenchTestClients implements AutoCloseable {
 
     /** An access token by the password grant of the public client healbench-cli. */
     String token(String realm, String user) {
-        String form = "grant_type=password&client_id=healbench-cli&username=" + encode(user)
+        return token(realm, user, "healbench-cli");
+    }
+
+    /** An access token by the password grant of a public client of the realm. */
+    String token(String realm, String user, String client) {
+        String form = "grant_type=password&client_id=" + encode(client) + "&username=" + encode(user)
                 + "&password=" + encode(user + "-test-pw");
         HttpRequest request = HttpRequest.newBuilder(
                         URI.create(KeycloakTestResource.issuer(realm) + "/protocol/openid-connect/token"))

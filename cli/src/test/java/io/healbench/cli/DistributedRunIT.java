@@ -11,6 +11,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import io.healbench.auth.ServiceTokens;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.InstanceCatalog;
 import io.healbench.proto.bench.v1.Attempt;
@@ -30,8 +31,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -55,6 +58,8 @@ class DistributedRunIT {
     private static final String KEYCLOAK = "http://127.0.0.1:8180";
     private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
     private static final List<ServiceProcess> SERVICES = new ArrayList<>();
+    /** The deployment's service-token key, as a Kubernetes Secret would give it to every service. */
+    private static final byte[] SERVICE_KEY = ServiceTokens.randomKey();
     private static ManagedChannel channel;
 
     @BeforeAll
@@ -73,7 +78,8 @@ class DistributedRunIT {
     }
 
     private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
-        ServiceProcess service = ServiceProcess.start(root, module, port, properties);
+        ServiceProcess service = ServiceProcess.start(root, module, port, properties,
+                Map.of("HEALBENCH_SERVICE_AUTH_KEY", Base64.getEncoder().encodeToString(SERVICE_KEY)));
         SERVICES.add(service);
         service.awaitReady(Duration.ofSeconds(180));
     }
@@ -143,6 +149,87 @@ class DistributedRunIT {
                 .createRun(CreateRunRequest.newBuilder().setAgent("rules").setGuardMode("enforce").setRepeats(1).build()));
         assertEquals(Status.Code.UNAUTHENTICATED, e.getStatus().getCode());
     }
+
+    @Test
+    void sandboxGuardAndAgentRefuseCallsWithoutAValidServiceToken() throws Exception {
+        ServiceTokens ours = new ServiceTokens(SERVICE_KEY, Clock.systemUTC());
+        ServiceTokens stranger = new ServiceTokens(ServiceTokens.randomKey(), Clock.systemUTC());
+        Map<Integer, String> services = Map.of(8102, "healbench.sandbox.v1.SandboxService", 8101, "healbench.guard.v1.GuardService",
+                8103, "healbench.agent.v1.AgentGateway");
+        for (Map.Entry<Integer, String> service : services.entrySet()) {
+            ManagedChannel direct = ManagedChannelBuilder.forAddress("127.0.0.1", service.getKey()).usePlaintext().build();
+            try {
+                String other = service.getValue().equals("healbench.guard.v1.GuardService") ? "healbench.sandbox.v1.SandboxService"
+                        : "healbench.guard.v1.GuardService";
+                Map<String, String> refusals = new java.util.LinkedHashMap<>();
+                refusals.put("SERVICE_TOKEN_REQUIRED", null);
+                refusals.put("SERVICE_TOKEN_INVALID", stranger.mint("intruder", service.getValue()));
+                refusals.put("SERVICE_TOKEN_AUDIENCE", ours.mint("agent-service", other));
+                for (Map.Entry<String, String> attempt : refusals.entrySet()) {
+                    Ended refused = anyCall(direct, service.getValue(), attempt.getValue());
+                    assertEquals(Status.Code.UNAUTHENTICATED, refused.status().getCode(), service.getValue() + ": " + refused.status());
+                    assertEquals(attempt.getKey(), refused.reason(), service.getValue() + ": " + refused.status());
+                }
+                // The control: a token of the deployment's for this service gets past the check, to the method's own answer.
+                Ended answered = anyCall(direct, service.getValue(), ours.mint("agent-service", service.getValue()));
+                assertTrue(answered.status().getCode() != Status.Code.UNAUTHENTICATED, service.getValue() + ": " + answered.status());
+            } finally {
+                direct.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** How a call ended, with the trailers that carry its error's details. */
+    private record Ended(Status status, Metadata trailers) {
+        String reason() throws Exception {
+            com.google.rpc.Status details = io.grpc.protobuf.StatusProto.fromStatusAndTrailers(status, trailers);
+            for (com.google.protobuf.Any detail : details.getDetailsList()) {
+                if (detail.is(com.google.rpc.ErrorInfo.class)) {
+                    return detail.unpack(com.google.rpc.ErrorInfo.class).getReason();
+                }
+            }
+            return "";
+        }
+    }
+
+    /** One call of the service with an empty request: how it ended (OK, the method's own error, or the token check's). */
+    private static Ended anyCall(ManagedChannel channel, String service, String token) throws Exception {
+        Metadata headers = new Metadata();
+        if (token != null) {
+            headers.put(Metadata.Key.of("x-healbench-service-token", Metadata.ASCII_STRING_MARSHALLER), token);
+        }
+        io.grpc.Channel authed = io.grpc.ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+        try {
+            switch (service) {
+                case "healbench.sandbox.v1.SandboxService" -> io.healbench.proto.sandbox.v1.SandboxServiceGrpc.newBlockingStub(authed)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS).closeSession(io.healbench.proto.sandbox.v1.CloseSessionRequest.newBuilder()
+                                .setName("sessions/none").build());
+                case "healbench.guard.v1.GuardService" -> io.healbench.proto.guard.v1.GuardServiceGrpc.newBlockingStub(authed)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS).checkHealCode(io.healbench.proto.guard.v1.CheckHealCodeRequest.getDefaultInstance());
+                default -> {
+                    // A bidirectional stream: opened, half-closed at once, and ended by the server one way or another.
+                    java.util.concurrent.CompletableFuture<Ended> ended = new java.util.concurrent.CompletableFuture<>();
+                    io.grpc.stub.StreamObserver<io.healbench.proto.agent.v1.AgentAction> actions =
+                            io.healbench.proto.agent.v1.AgentGatewayGrpc.newStub(authed).withDeadlineAfter(30, TimeUnit.SECONDS)
+                                    .connect(new io.grpc.stub.StreamObserver<>() {
+                                        public void onNext(io.healbench.proto.agent.v1.EnvironmentMessage message) {}
+                                        public void onError(Throwable t) {
+                                            ended.complete(new Ended(Status.fromThrowable(t), Status.trailersFromThrowable(t)));
+                                        }
+                                        public void onCompleted() {
+                                            ended.complete(new Ended(Status.OK, new Metadata()));
+                                        }
+                                    });
+                    actions.onCompleted();
+                    return ended.get(60, TimeUnit.SECONDS);
+                }
+            }
+            return new Ended(Status.OK, new Metadata());
+        } catch (StatusRuntimeException e) {
+            return new Ended(e.getStatus(), e.getTrailers());
+        }
+    }
+
 
     @Test
     void anotherTenantCannotSeeTheRun() throws Exception {

@@ -28,7 +28,9 @@ final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static ServiceProcess start(Path root, String module, int port, Map<String, String> properties) throws IOException {
+    /** {@code environment}: added to this process's own (secrets go here, not on a command line others can read). */
+    static ServiceProcess start(Path root, String module, int port, Map<String, String> properties, Map<String, String> environment)
+            throws IOException {
         Path jar = root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: package the services first (mvn verify builds them before the cli)");
@@ -38,8 +40,9 @@ final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         Path log = Files.createTempFile("healbench-" + module, ".log");
-        Process process = new ProcessBuilder(command).directory(root.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         return new ServiceProcess(module, port, process, log);
     }
 

@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.auth.ServiceTokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,6 +9,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +22,9 @@ public class GuardServiceResource implements QuarkusTestResourceLifecycleManager
     private static final long START_TIMEOUT_MS = 90_000;
 
     private Process process;
+
+    /** The key of this test deployment, as its Secret would give it to both services. */
+    private final String serviceKey = Base64.getEncoder().encodeToString(ServiceTokens.randomKey());
 
     @Override
     public Map<String, String> start() {
@@ -39,7 +44,9 @@ public class GuardServiceResource implements QuarkusTestResourceLifecycleManager
                 "-jar", jar.toString()));
         try {
             Files.createDirectories(log.getParent());
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().put("HEALBENCH_SERVICE_AUTH_KEY", serviceKey);
+            process = builder.start();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start guard-service from " + jar, e);
         }
@@ -47,7 +54,9 @@ public class GuardServiceResource implements QuarkusTestResourceLifecycleManager
         // In test mode a gRPC client dials its test-port, which otherwise defaults to this app's own server.
         return Map.of("quarkus.grpc.clients.guard.host", "127.0.0.1",
                 "quarkus.grpc.clients.guard.port", Integer.toString(port),
-                "quarkus.grpc.clients.guard.test-port", Integer.toString(port));
+                "quarkus.grpc.clients.guard.test-port", Integer.toString(port),
+                // The sandbox under test and the guard-service beside it are one deployment: one service-token key.
+                "healbench.service-auth.key", serviceKey);
     }
 
     @Override

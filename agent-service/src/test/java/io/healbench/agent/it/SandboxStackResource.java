@@ -1,5 +1,6 @@
 package io.healbench.agent.it;
 
+import io.healbench.auth.ServiceTokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +27,8 @@ public class SandboxStackResource implements QuarkusTestResourceLifecycleManager
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     private final List<Process> started = new ArrayList<>();
+    /** The key of this test deployment, as its Secret would give it to every service. */
+    private final String serviceKey = Base64.getEncoder().encodeToString(ServiceTokens.randomKey());
 
     @Override
     public Map<String, String> start() {
@@ -49,7 +53,8 @@ public class SandboxStackResource implements QuarkusTestResourceLifecycleManager
                 "quarkus.grpc.clients.sandbox.host", "127.0.0.1",
                 "quarkus.grpc.clients.sandbox.port", port,
                 // In test mode a gRPC client dials its test-port, falling back to this app's own port.
-                "quarkus.grpc.clients.sandbox.test-port", port);
+                "quarkus.grpc.clients.sandbox.test-port", port,
+                "healbench.service-auth.key", serviceKey);
     }
 
     @Override
@@ -91,11 +96,12 @@ public class SandboxStackResource implements QuarkusTestResourceLifecycleManager
         command.add(jar.toString());
         Path log = logs.resolve(name + ".log");
         try {
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(home.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+                    .redirectOutput(log.toFile());
+            builder.environment().put("HEALBENCH_SERVICE_AUTH_KEY", serviceKey);
+            Process process = builder.start();
             started.add(process);
             awaitListening(name, process, port, log);
         } catch (IOException e) {

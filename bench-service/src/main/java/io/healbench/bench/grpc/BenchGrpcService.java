@@ -56,7 +56,7 @@ public class BenchGrpcService implements BenchService {
     public Multi<Run> watchRun(WatchRunRequest request) {
         return Multi.createFrom().deferred(() -> {
             BenchCaller caller = callers.reader();
-            return watcher.watch(caller, BenchResourceNames.runId(request.getName())).map(BenchProtoMapper::run);
+            return watcher.watch(caller, BenchResourceNames.runId(request.getName()), callers.tokenExpiry()).map(BenchProtoMapper::run);
         }).onFailure().transform(BenchGrpcErrors::toStatus);
     }
 

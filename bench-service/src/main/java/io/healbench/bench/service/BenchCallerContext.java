@@ -3,7 +3,10 @@ package io.healbench.bench.service;
 import io.healbench.bench.config.BenchConfig;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * Resolves the current caller from the request's security identity: the tenant is the OIDC tenant
@@ -46,6 +49,17 @@ public class BenchCallerContext {
                     "creating runs needs the role runner or admin");
         }
         return caller;
+    }
+
+    /**
+     * When the caller's token expires: a stream it opened (WatchRun) ends then. Empty with authentication off (the
+     * standalone run has no tokens) or for a principal that carries no expiry.
+     */
+    public Optional<Instant> tokenExpiry() {
+        if (!config.auth().enabled() || !(identity.getPrincipal() instanceof JsonWebToken token) || token.getExpirationTime() <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(Instant.ofEpochSecond(token.getExpirationTime()));
     }
 
     private BenchCaller current() {

@@ -3,9 +3,12 @@ package io.healbench.bench.service;
 import io.healbench.bench.config.BenchConfig;
 import io.healbench.bench.repository.BenchRun;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -29,7 +32,27 @@ public class BenchRunWatcher {
         this.config = config;
     }
 
-    public Multi<BenchRun> watch(BenchCaller caller, String runId) {
+    /**
+     * The run's states until it is done or {@code tokenExpiry} passes, whichever comes first: then UNAUTHENTICATED
+     * {@code TOKEN_EXPIRED}. The token was checked when the stream opened, and the stream must not outlive it (a revoked
+     * or stolen token would otherwise go on watching).
+     */
+    public Multi<BenchRun> watch(BenchCaller caller, String runId, Optional<Instant> tokenExpiry) {
+        Multi<BenchRun> states = watch(caller, runId);
+        return tokenExpiry.map(expires -> endingAt(states, expires)).orElse(states);
+    }
+
+    private static <T> Multi<T> endingAt(Multi<T> stream, Instant expires) {
+        AtomicBoolean ended = new AtomicBoolean();
+        Duration left = Duration.between(Instant.now(), expires);
+        return stream.onCompletion().invoke(() -> ended.set(true))
+                .select().first(left.isNegative() ? Duration.ZERO : left)
+                .onCompletion().call(() -> ended.get() ? Uni.createFrom().voidItem() : Uni.createFrom().failure(
+                        new BenchException(BenchException.Kind.UNAUTHENTICATED, "TOKEN_EXPIRED",
+                                "the token this stream was opened with expired at " + expires + "; watch again with a fresh one")));
+    }
+
+    private Multi<BenchRun> watch(BenchCaller caller, String runId) {
         Multi<Boolean> notices = Multi.createFrom().emitter(emitter -> {
             Runnable unsubscribe = notifier.subscribe(caller.tenant(), runId, () -> emitter.emit(Boolean.TRUE));
             emitter.onTermination(unsubscribe);
