@@ -72,6 +72,46 @@ class SandboxControlChannelTest {
         opened.clear();
     }
 
+    /** The service's stated bound for one session's events (SessionEventLog.MAX_EVENTS). */
+    static final int MAX_EVENTS = 10_000;
+    /** The stated bound on what one flooded session adds to the service's heap (the log at its caps, with headroom). */
+    static final long FLOOD_HEAP_BYTES = 96L * 1024 * 1024;
+
+    @Test
+    void aFloodOfEventsIsHeldToTheLogsCapsInCountAndSize() throws Exception {
+        long before = usedHeapAfterGc();
+        // Observe mode: guard decisions are what a program can claim without end.
+        Session session = create("sandbox-hostile-event-flood", "observe");
+        long guardEvents;
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(180)).getFinished();
+            assertTrue(outcome.getProceeded(), outcome.toString());
+            List<SessionEvent> events = watch.all();
+            assertTrue(events.size() <= MAX_EVENTS + 5, "the log keeps at most its cap: " + events.size());
+            guardEvents = events.stream().filter(SessionEvent::hasGuardEvent).count();
+            assertTrue(events.stream().filter(SessionEvent::hasGuardEvent)
+                    .allMatch(e -> e.getGuardEvent().getReason().length() <= 2003), "each decision's reason is cut to 2,000 characters");
+            assertTrue(events.stream().anyMatch(e -> e.hasOutput() && e.getOutput().contains("event limit of 10000 reached")),
+                    "the log says it dropped the rest");
+        }
+        // Measured while the session is still held (not closed): its whole log is in the heap.
+        long grown = usedHeapAfterGc() - before;
+        System.out.printf("event flood: %d guard events kept of 15000 sent (300 MB); heap grew by %d MiB%n", guardEvents,
+                grown / (1024 * 1024));
+        assertTrue(grown <= FLOOD_HEAP_BYTES, "heap grew by " + grown / (1024 * 1024) + " MiB for one flooded session");
+    }
+
+    private static long usedHeapAfterGc() throws InterruptedException {
+        Runtime runtime = Runtime.getRuntime();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+            used = Math.min(used, runtime.totalMemory() - runtime.freeMemory());
+        }
+        return used;
+    }
+
     @Test
     void aProgramThatForgesAPassAndThenFailsIsNotPassed() {
         Session session = create(FORGING_PROGRAM, "off");

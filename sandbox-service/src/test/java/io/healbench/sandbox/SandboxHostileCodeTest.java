@@ -67,7 +67,9 @@ class SandboxHostileCodeTest {
                     "healbench.sandbox.heal-timeout", "3s",
                     "healbench.sandbox.probe-timeout", "3s",
                     "healbench.sandbox.limits.processes", Integer.toString(PROCESS_LIMIT),
-                    "healbench.sandbox.limits.cpu-seconds", Integer.toString(CPU_SECONDS));
+                    "healbench.sandbox.limits.cpu-seconds", Integer.toString(CPU_SECONDS),
+                    "healbench.sandbox.limits.session-memory-bytes", Long.toString(SESSION_MEMORY_BYTES),
+                    "healbench.sandbox.limits.workspace-bytes", Long.toString(WORKSPACE_BYTES));
         }
     }
 
@@ -78,6 +80,9 @@ class SandboxHostileCodeTest {
     static final int CPU_SECONDS = 5;
     static final int WALL_CLOCK_SECONDS = 45;
     static final int PROCESS_LIMIT = 32;
+    /** The caps of a whole session; the caps fixture's program goes past both, each piece under the per-process limits. */
+    static final long SESSION_MEMORY_BYTES = 512L * 1024 * 1024;
+    static final long WORKSPACE_BYTES = 128L * 1024 * 1024;
     /** The port the escape fixture's patched colorsys dials (see its bug.patch). */
     static final int PROGRAM_PORT = 18177;
     static final String NORMAL = "sandbox-colorsys-typeerror-rgb-to-hsv";
@@ -329,6 +334,41 @@ class SandboxHostileCodeTest {
             assertEquals(128 + 24, outcome.getExitCode());
         }
         assertServesANormalSession();
+    }
+
+    // ------------------------------------------------------------------ whole-session caps
+
+    @Test
+    void theSessionsMemoryAndDiskStayWithinItsCapsWhateverThePerProcessLimitsAllow() throws Exception {
+        Session session = create("sandbox-hostile-session-caps", false); // it never crashes: nothing to intercept
+        try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
+            Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
+            assertTrue(outcome.hasResources(), outcome.toString());
+            var used = outcome.getResources();
+            assertFalse(used.getMemoryAccounting().equals("none"), "no whole-session memory cap on this machine: " + used);
+            assertEquals(SESSION_MEMORY_BYTES, used.getMemoryCapBytes(), used.toString());
+            assertTrue(used.getPeakMemoryBytes() > 0 && used.getPeakMemoryBytes() <= SESSION_MEMORY_BYTES, used.toString());
+            assertTrue(used.getOomKills() >= 1, "four children of 200 MiB cannot all fit in 512 MiB: " + used);
+            assertEquals(WORKSPACE_BYTES, used.getWorkspaceCapBytes(), used.toString());
+            assertTrue(used.getWorkspaceBytes() > 0 && used.getWorkspaceBytes() <= WORKSPACE_BYTES, used.toString());
+
+            Path log = materializer.workspaceDirectory().resolve(workspaceName(session)).resolve("caps.log");
+            String written = Files.readString(log);
+            assertTrue(written.contains("No space left on device"), "192 MiB of files in a 128 MiB workspace: " + written + "; " + outcome);
+            int mib = Integer.parseInt(written.replaceAll("(?s).*disk: (\\d+) MiB.*", "$1"));
+            assertTrue(mib < 128, written);
+            assertTrue(written.contains("child: 9\n"), "a child killed at the memory cap (SIGKILL): " + written + "; " + outcome);
+        }
+        assertServesANormalSession();
+    }
+
+    /** The directory name of a session's workspace: what the program sees as its working directory. */
+    private String workspaceName(Session session) throws IOException {
+        try (Stream<Path> workspaces = Files.list(materializer.workspaceDirectory())) {
+            return workspaces.filter(ws -> Files.exists(ws.resolve("caps.log"))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no workspace holds caps.log for " + session.getName()))
+                    .getFileName().toString();
+        }
     }
 
     // ------------------------------------------------------------------ helpers

@@ -10,7 +10,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import com.google.rpc.Code;
-import io.grpc.StatusRuntimeException;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
@@ -31,6 +30,8 @@ import io.healbench.proto.sandbox.v1.Variant;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,14 +186,17 @@ class SandboxSessionGrpcTest {
         String controlCanary = "control-canary.txt";
         // Each forbidden heal would create its canary if it ran; the construct named is what the gate must refuse.
         Map<String, String> forbidden = new LinkedHashMap<>();
-        forbidden.put("exec", "exec(\"import pathlib; pathlib.Path('src/" + execCanary + "').write_text('ran')\")\n" + CORRECT_HEAL);
-        forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', 'src/" + importCanary + "'])\n" + CORRECT_HEAL);
-        forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).write_text('ran')\ntouch('src/" + lambdaCanary + "')\n" + CORRECT_HEAL);
+        forbidden.put("exec", "exec(\"import pathlib; pathlib.Path('" + execCanary + "').write_text('ran')\")\n" + CORRECT_HEAL);
+        forbidden.put("subprocess", "import subprocess\nsubprocess.run(['touch', '" + importCanary + "'])\n" + CORRECT_HEAL);
+        forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).write_text('ran')\ntouch('" + lambdaCanary + "')\n" + CORRECT_HEAL);
         String attempt = "attempt-" + UUID.randomUUID();
         // Guard off: the control heal's own file write must run, and this test is about the gate alone.
         Session session = create(attempt, "off");
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT);
+            // The canaries go to the program's working directory, its workspace (the sources are read-only to it).
+            ProbeResult cwd = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("import os\nos.getcwd()").build());
+            Path workspace = Path.of(cwd.getValueRepr().substring(1, cwd.getValueRepr().length() - 1));
 
             for (Map.Entry<String, String> heal : forbidden.entrySet()) {
                 HealResult rejected = heal(session, heal.getValue());
@@ -205,7 +209,7 @@ class SandboxSessionGrpcTest {
                 assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
             }
             for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
-                assertFalse(inSources(session, canary), "a rejected heal must never run: " + canary);
+                assertFalse(Files.exists(workspace.resolve(canary)), "a rejected heal must never run: " + canary);
             }
 
             // Still paused at the same crash: the runtime never saw the rejected code.
@@ -213,31 +217,20 @@ class SandboxSessionGrpcTest {
             assertEquals("1.0", stillPaused.getValueRepr());
 
             // Control: the same effect without the forbidden constructs passes the gate and really runs.
-            HealResult control = heal(session, "import pathlib\npathlib.Path('src/" + controlCanary + "').write_text('ran')\n" + CORRECT_HEAL);
+            HealResult control = heal(session, "import pathlib\npathlib.Path('" + controlCanary + "').write_text('ran')\n" + CORRECT_HEAL);
             assertTrue(control.getApplied(), control.toString());
-            assertTrue(inSources(session, controlCanary), "the control heal runs, so the canary method works");
+            assertTrue(Files.exists(workspace.resolve(controlCanary)), "the control heal runs, so the canary method works");
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
             assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heals: " + outcome);
             assertEquals(1, outcome.getHealsApplied());
             assertTrue(outcome.getProceeded(), outcome.toString());
             for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
-                assertFalse(inSources(session, canary), canary);
+                assertFalse(Files.exists(workspace.resolve(canary)), canary);
             }
         }
         AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict().equals("rejected"));
         assertEquals("gate", decision.getGuardDecision().getStage());
-    }
-
-    /** Whether the session's sources hold {@code name}, as ReadFile sees them. */
-    private boolean inSources(Session session, String name) {
-        try {
-            sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath(name).build());
-            return true;
-        } catch (StatusRuntimeException e) {
-            assertEquals(io.grpc.Status.Code.NOT_FOUND, e.getStatus().getCode(), e.toString());
-            return false;
-        }
     }
 
     private boolean waitCompleted(SessionEvents watch) {

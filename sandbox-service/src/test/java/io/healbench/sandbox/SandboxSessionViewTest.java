@@ -104,6 +104,9 @@ class SandboxSessionViewTest {
                     + "if os.system(\"psql -h /var/run/postgresql -U postgres -c 'select 1' >/dev/null 2>&1\") == 0:\n"
                     + "    found.append('psql login')\n"
                     + "if os.system('unshare -U true >/dev/null 2>&1') == 0:\n    found.append('nested user namespace')\n"
+                    + "try:\n    open('src/planted.py', 'w').close()\n    found.append('wrote into the sources')\nexcept OSError:\n    pass\n"
+                    + "try:\n    os.rename('src', 'src.moved')\n    found.append('moved the sources')\nexcept OSError:\n    pass\n"
+                    + "try:\n    os.symlink('/etc', 'src/etc-link')\n    found.append('linked out of the sources')\nexcept OSError:\n    pass\n"
                     + "if not os.path.exists('plan.json'):\n    found.append('CONTROL FAILED: own workspace not visible')\n"
                     + "try:\n    open('/etc/passwd').read(1)\n    open('/etc/hosts').read(1)\n"
                     + "except OSError as error:\n    found.append('CONTROL FAILED: /etc unreadable: ' + str(error))\n";

@@ -37,7 +37,7 @@ public interface SandboxIsolationConfig {
 
     Limits limits();
 
-    /** prlimit limits, per process; forks inherit them. */
+    /** prlimit limits, per process (forks inherit them), and the caps of a whole session. */
     interface Limits {
 
         /** CPU seconds; SIGXCPU at this, SIGKILL five seconds later. */
@@ -58,6 +58,17 @@ public interface SandboxIsolationConfig {
         /** Largest file the session may write, in bytes; beyond it SIGXFSZ. */
         @WithDefault("1073741824")
         long fileSizeBytes();
+
+        /**
+         * Memory of the whole session, all its processes together, and the tmpfs pages they write (its {@code /tmp},
+         * {@code /dev/shm} and workspace): a cgroup's cap where the machine has cgroups (docs/sandbox-isolation.md).
+         */
+        @WithDefault("4294967296")
+        long sessionMemoryBytes();
+
+        /** Size of each workspace (a tmpfs of its own where the service may mount one), whatever the number of files. */
+        @WithDefault("2147483648")
+        long workspaceBytes();
 
         /** Size of the session's private {@code /tmp} (a tmpfs, so it is memory). */
         @WithDefault("67108864")

@@ -14,6 +14,7 @@ import io.healbench.proto.sandbox.v1.Outcome;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
+import io.healbench.proto.sandbox.v1.ResourceUse;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
@@ -146,6 +147,12 @@ final class SandboxProtoMapper {
             out.setTraceSimilarity(o.reference().traceSimilarity())
                     .setTraceOverlap(o.reference().traceOverlap())
                     .setReferencePassed(o.reference().referencePassed());
+        }
+        if (o.resources() != null) {
+            io.healbench.sandbox.service.model.ResourceUse r = o.resources();
+            out.setResources(ResourceUse.newBuilder().setMemoryAccounting(r.memoryAccounting())
+                    .setMemoryCapBytes(r.memoryCapBytes()).setPeakMemoryBytes(r.peakMemoryBytes()).setOomKills(r.oomKills())
+                    .setWorkspaceCapBytes(r.workspaceCapBytes()).setWorkspaceBytes(r.workspaceBytes()));
         }
         return out.build();
     }

@@ -6,7 +6,8 @@ import java.util.Map;
  * The result of one execution, as the runtime reports it at exit or as the sandbox infers it when the process died.
  * {@code reported} says which: true when the runtime sent it, false when the sandbox inferred it from the process's
  * end (the program never got as far as reporting: a missing package, a harness crash, a kill). {@code reference} is
- * its comparison with the instance's REFERENCE run, when one was made (BUGGY sessions).
+ * its comparison with the instance's REFERENCE run, when one was made (BUGGY sessions); {@code resources} what the
+ * session used of its caps, once its process has ended (null before).
  */
 public record Outcome(
         boolean proceeded,
@@ -20,35 +21,41 @@ public record Outcome(
         Map<String, Long> trace,
         String detail,
         boolean reported,
-        ReferenceComparison reference) {
+        ReferenceComparison reference,
+        ResourceUse resources) {
 
     /** An outcome the runtime reported, not (yet) compared with a reference run. */
     public static Outcome reported(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
                                    String exitCause, int exitCode, long wallTimeMs, Map<String, Long> trace, String detail) {
         return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
-                detail, true, null);
+                detail, true, null, null);
     }
 
     /** An outcome for a process that ended without reporting one. */
     public static Outcome withoutReport(String exitCause, int exitCode, long wallTimeMs, String detail) {
-        return new Outcome(false, false, 0, 0, 0, exitCause, exitCode, wallTimeMs, Map.of(), detail, false, null);
+        return new Outcome(false, false, 0, 0, 0, exitCause, exitCode, wallTimeMs, Map.of(), detail, false, null, null);
     }
 
     public Outcome withReference(ReferenceComparison comparison) {
         return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
-                detail, reported, comparison);
+                detail, reported, comparison, resources);
     }
 
     /** Not a pass, whatever it claimed: {@code why} says what contradicts it. */
     public Outcome untrusted(String why) {
         String joined = "outcome not trusted: " + why + (detail == null || detail.isEmpty() ? "" : "; " + detail);
         return new Outcome(proceeded, false, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
-                joined, reported, reference);
+                joined, reported, reference, resources);
     }
 
     public Outcome withDetail(String more) {
         String joined = detail == null || detail.isEmpty() ? more : detail + "; " + more;
         return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
-                joined, reported, reference);
+                joined, reported, reference, resources);
+    }
+
+    public Outcome withResources(ResourceUse used) {
+        return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
+                detail, reported, reference, used);
     }
 }

@@ -14,7 +14,7 @@ import java.util.Optional;
  * prlimit for the resource limits, setpriv to become the session's unprivileged user with no capabilities.
  *
  * <pre>
- * sh -c 'exec 3&lt;"$1"; shift; exec "$@"' sh FILTER       the seccomp program on fd 3, for bwrap to load
+ * sh -c 'PRELUDE' sh [CGROUP.PROCS]... -- FILTER        join the session's cgroups, open the seccomp program on fd 3
  * bwrap --die-with-parent --new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts --seccomp 3
  *       --ro-bind /usr /usr [--symlink usr/bin /bin]...   the system's programs and libraries, nothing else of /
  *       [--ro-bind /etc/F /etc/F]...                       the few files of /etc a program reads (loader, users, zones)
@@ -23,6 +23,7 @@ import java.util.Optional;
  *       --perms 1777 --size TMP --tmpfs /tmp               private /tmp, in memory, bounded
  *       [--perms 0755 --dir ANCESTOR]... --ro-bind P P     what the run reads: interpreter, subject, dependencies, runtime
  *       [--perms 0755 --dir ANCESTOR]... --bind WS WS      the workspace, the only writable host directory
+ *       [--ro-bind P P]...                                 but for what the run only reads in it (its sources)
  *       --chdir WS
  *   -- prlimit --cpu=S:S+5 --as=B --nofile=N --nproc=P --fsize=F --core=0
  *   -- setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs
@@ -34,7 +35,8 @@ import java.util.Optional;
  * subjects, the repository, the service user's home and other sessions' workspaces are not there to reach
  * (docs/sandbox-isolation.md, "What a session sees"). Order matters: bwrap applies its mount operations left to
  * right, so {@code /tmp} is mounted before what is bound on top of it. The limits are set while still root, then
- * setpriv drops to the user; rlimits survive both the uid change and exec.
+ * setpriv drops to the user; rlimits survive both the uid change and exec. The prelude shell joins the session's
+ * cgroups ({@link SessionCgroups}) before anything else runs, so bwrap and every process after it are inside them.
  */
 final class BwrapCommandLine {
 
@@ -55,18 +57,25 @@ final class BwrapCommandLine {
             "mime.types", "mailcap", "magic", "ssl", "ca-certificates", "alternatives", "os-release", "debian_version",
             "python3", "python3.11", "python3.12", "python3.13", "inputrc", "terminfo");
 
+    /**
+     * The prelude: writes its own pid to each cgroup.procs file up to {@code --}, opens the seccomp program (if any) on
+     * fd 3 (bwrap takes it from an open descriptor; the JVM passes none but 0-2), then becomes the rest of the line.
+     */
+    static final String PRELUDE = "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 125; shift; done; shift; "
+            + "[ -z \"$1\" ] || exec 3<\"$1\"; shift; exec \"$@\"";
+
     private BwrapCommandLine() {}
 
     /**
      * @param readable       what the process must read besides the system: interpreter, subject, dependencies, runtime
      * @param seccompProgram the file holding {@link SeccompFilter#program()}, if this machine's architecture has one
+     * @param cgroupProcs    the cgroup.procs files of the session's cgroups; none where the machine has no cgroups
      */
     static List<String> build(String bwrap, Path workspace, List<Path> readable, Limits limits, long uid,
-                              Optional<Path> seccompProgram, List<String> command) {
-        List<String> argv = new ArrayList<>();
-        // bwrap takes the program from an open descriptor; the JVM passes none but 0-2, so a shell opens it.
-        seccompProgram.ifPresent(program -> argv.addAll(List.of("/bin/sh", "-c", "exec 3<\"$1\"; shift; exec \"$@\"", "sh",
-                program.toString())));
+                              Optional<Path> seccompProgram, List<Path> cgroupProcs, List<String> command) {
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", PRELUDE, "sh"));
+        cgroupProcs.forEach(procs -> argv.add(procs.toString()));
+        argv.addAll(List.of("--", seccompProgram.map(Path::toString).orElse("")));
         argv.addAll(List.of(bwrap, "--die-with-parent", "--new-session",
                 "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"));
         seccompProgram.ifPresent(program -> argv.addAll(List.of("--seccomp", "3")));
@@ -92,7 +101,15 @@ final class BwrapCommandLine {
             }
         }
         exposeParents(argv, workspace);
-        argv.addAll(List.of("--bind", workspace.toString(), workspace.toString(), "--chdir", workspace.toString(), "--"));
+        argv.addAll(List.of("--bind", workspace.toString(), workspace.toString()));
+        // What the run reads inside the workspace (its sources) is bound read-only on top: a mount point the session can
+        // neither write under nor rename or replace.
+        for (Path path : readable) {
+            if (path.startsWith(workspace) && !path.equals(workspace) && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+                argv.addAll(List.of("--ro-bind", path.toString(), path.toString()));
+            }
+        }
+        argv.addAll(List.of("--chdir", workspace.toString(), "--"));
 
         argv.addAll(List.of("prlimit",
                 "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + CPU_GRACE_SECONDS),

@@ -28,8 +28,14 @@ final class ExitClassifier {
     /**
      * @param exitValue the exit status as Java reports it (and bwrap passes on): 128 + N for signal N
      * @param outputTail the last few KiB of the process's stdout and stderr
+     * @param oomKills   processes of the session the kernel killed at its memory cap (its cgroup's count)
+     * @param sessionMemory that cap in bytes, 0 where there is none
      */
-    ExitCause classify(int exitValue, String outputTail) {
+    ExitCause classify(int exitValue, String outputTail, long oomKills, long sessionMemory) {
+        if (oomKills > 0 && exitValue != 0) {
+            return new ExitCause("limit", "memory: the session's memory cap of " + sessionMemory + " bytes was reached; the kernel"
+                    + " killed " + oomKills + " of its processes; exited with status " + exitValue + " without reporting an outcome");
+        }
         if (exitValue > 128 && exitValue < 128 + 65) {
             int signal = exitValue - 128;
             String name = signalName(signal);

@@ -1,5 +1,7 @@
 package io.healbench.sandbox.service.process;
 
+import io.healbench.sandbox.service.model.ResourceUse;
+import io.healbench.sandbox.service.workspace.WorkspaceQuota;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -23,12 +26,19 @@ public final class GroupProcess {
 
     private final Process process;
     private final OptionalLong uid;
+    private final Optional<SessionCgroups.SessionCgroup> cgroup;
+    private final Path workspace;
     private final ExitClassifier classifier;
     private final Runnable releaseUid;
+    /** What the session used, read once it has ended and before its cgroup and workspace are removed. */
+    private volatile ResourceUse used = ResourceUse.unmeasured();
 
-    GroupProcess(Process process, OptionalLong uid, ExitClassifier classifier, Runnable releaseUid) {
+    GroupProcess(Process process, OptionalLong uid, Optional<SessionCgroups.SessionCgroup> cgroup, Path workspace,
+                 ExitClassifier classifier, Runnable releaseUid) {
         this.process = process;
         this.uid = uid;
+        this.cgroup = cgroup;
+        this.workspace = workspace;
         this.classifier = classifier;
         this.releaseUid = releaseUid;
     }
@@ -61,7 +71,12 @@ public final class GroupProcess {
 
     /** Why the ended process ended, judged from its exit status and the end of its output. */
     public ExitCause exitCause(String outputTail) {
-        return classifier.classify(process.exitValue(), outputTail);
+        return classifier.classify(process.exitValue(), outputTail, used.oomKills(), used.memoryCapBytes());
+    }
+
+    /** What the session used of its caps; complete once {@link #reap()} has returned. */
+    public ResourceUse resourceUse() {
+        return used;
     }
 
     /**
@@ -91,6 +106,11 @@ public final class GroupProcess {
      */
     public void reap() throws InterruptedException {
         killGroup();
+        // Read before anything is removed: the workspace's tmpfs goes with the workspace, the counters with the cgroup.
+        WorkspaceQuota.Usage workspaceUse = WorkspaceQuota.usage(workspace);
+        used = cgroup.map(group -> group.use(workspaceUse))
+                .orElse(new ResourceUse("none", 0, 0, 0, workspaceUse.capBytes(), workspaceUse.usedBytes()));
+        cgroup.ifPresent(SessionCgroups.SessionCgroup::remove);
         if (uid.isEmpty()) {
             return;
         }

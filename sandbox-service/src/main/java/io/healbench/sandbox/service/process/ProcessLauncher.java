@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
 
 /**
  * Builds the full command line of a session process and starts it: the one place that decides how a
@@ -35,6 +36,7 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class ProcessLauncher {
 
+    private static final Logger LOG = Logger.getLogger(ProcessLauncher.class);
     private static final String SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 
     /** The environment every session starts from; nothing of the service's own environment leaks in. */
@@ -57,6 +59,8 @@ public class ProcessLauncher {
     });
     private volatile boolean isolationVerified;
     private Path seccompProgram;
+    /** Made once isolation is verified; until then, and without isolation, no session has a cgroup. */
+    private volatile SessionCgroups cgroups;
 
     public ProcessLauncher(SandboxIsolationConfig config) {
         this.config = config;
@@ -64,7 +68,7 @@ public class ProcessLauncher {
     }
 
     /** The argument vector for {@code request}; {@code uid} is the session's user id when isolated. */
-    List<String> commandLine(LaunchRequest request, OptionalLong uid) {
+    List<String> commandLine(LaunchRequest request, OptionalLong uid, Optional<SessionCgroups.SessionCgroup> cgroup) {
         List<String> command = new ArrayList<>();
         command.add("setsid");
         if (uid.isEmpty()) {
@@ -72,7 +76,8 @@ public class ProcessLauncher {
             return command;
         }
         command.addAll(BwrapCommandLine.build(tool(config.bwrap()), request.workingDirectory(), request.readable(),
-                config.limits(), uid.getAsLong(), seccompProgram(), request.command()));
+                config.limits(), uid.getAsLong(), seccompProgram(),
+                cgroup.map(SessionCgroups.SessionCgroup::procsFiles).orElse(List.of()), request.command()));
         return command;
     }
 
@@ -104,13 +109,15 @@ public class ProcessLauncher {
             requireIsolation();
         }
         OptionalLong uid = isolated ? OptionalLong.of(uids.lease()) : OptionalLong.empty();
+        Optional<SessionCgroups.SessionCgroup> cgroup = Optional.empty();
         try {
             Path tmp = request.workingDirectory().resolve("tmp");
             Files.createDirectories(tmp);
             if (uid.isPresent()) {
                 chownTree(request.workingDirectory(), uid.getAsLong());
+                cgroup = cgroups.create(uid.getAsLong());
             }
-            ProcessBuilder builder = new ProcessBuilder(commandLine(request, uid)).directory(request.workingDirectory().toFile());
+            ProcessBuilder builder = new ProcessBuilder(commandLine(request, uid, cgroup)).directory(request.workingDirectory().toFile());
             Map<String, String> env = builder.environment();
             env.clear();
             env.putAll(BASE_ENVIRONMENT);
@@ -121,12 +128,14 @@ public class ProcessLauncher {
             Process process = starter.submit(builder::start).get(30, TimeUnit.SECONDS);
             process.getOutputStream().close();
             ExitClassifier classifier = new ExitClassifier(isolated ? config.limits() : null);
-            return new GroupProcess(process, uid, classifier, () -> uid.ifPresent(uids::release));
+            return new GroupProcess(process, uid, cgroup, request.workingDirectory(), classifier, () -> uid.ifPresent(uids::release));
         } catch (IOException | ExecutionException | TimeoutException | RuntimeException e) {
+            cgroup.ifPresent(SessionCgroups.SessionCgroup::remove);
             uid.ifPresent(uids::release);
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new SandboxException(Kind.INTERNAL, "LAUNCH_FAILED", "cannot start " + request.command() + ": " + cause.getMessage(), cause);
         } catch (InterruptedException e) {
+            cgroup.ifPresent(SessionCgroups.SessionCgroup::remove);
             uid.ifPresent(uids::release);
             Thread.currentThread().interrupt();
             throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while starting " + request.command(), e);
@@ -138,7 +147,7 @@ public class ProcessLauncher {
      * the service runs as root (needed to give each session its own uid), and bwrap can create its
      * namespaces here (checked once by a trial run).
      */
-    private void requireIsolation() {
+    private synchronized void requireIsolation() {
         if (isolationVerified) {
             return;
         }
@@ -169,7 +178,19 @@ public class ProcessLauncher {
             Thread.currentThread().interrupt();
             throw unavailable("interrupted while trying bwrap");
         }
+        cgroups = SessionCgroups.detect(Path.of("/sys/fs/cgroup"), selfCgroup(), config.limits().sessionMemoryBytes(),
+                config.limits().processes());
+        LOG.infof("session memory cap: %s", cgroups.accounting().equals("none") ? "none, per-process limits only"
+                : cgroups.accounting() + ", " + config.limits().sessionMemoryBytes() + " bytes per session");
         isolationVerified = true;
+    }
+
+    private static String selfCgroup() {
+        try {
+            return Files.readString(Path.of("/proc/self/cgroup"));
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static SandboxException unavailable(String why) {

@@ -69,6 +69,9 @@ public class HealrtInvocation {
         List<Path> readable = new ArrayList<>();
         plan.readable().forEach(path -> readable.add(Path.of(path)));
         readable.add(healrtDir);
+        // Read-only inside: what agents read of the sources (as root, while the session runs) cannot be swapped under
+        // them for a link, a FIFO or a rewritten test.
+        readable.add(workspace.sourceDir());
         return new LaunchRequest(command, env, workspace.dir(), readable);
     }
 

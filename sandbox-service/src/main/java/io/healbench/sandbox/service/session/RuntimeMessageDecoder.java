@@ -22,6 +22,11 @@ import java.util.Map;
 /** Decodes the runtime's JSON lines into {@link RuntimeMessage}s and encodes commands. */
 final class RuntimeMessageDecoder {
 
+    /** A guard decision's reason (rule and flow path included) is kept to this many characters. */
+    static final int MAX_REASON_CHARS = 2000;
+    /** A guard decision's stage and verdict are single words. */
+    static final int MAX_WORD_CHARS = 64;
+
     /** Runtime heal_result reasons that mean the heal was refused before it touched the live process. */
     private static final List<String> RUNTIME_REJECTIONS = List.of("forbidden", "aborted");
 
@@ -116,8 +121,11 @@ final class RuntimeMessageDecoder {
     private static RuntimeMessage event(JsonNode node) {
         String kind = node.path("kind").asText("");
         if (kind.startsWith("guard")) {
+            // Each decision is kept in the session's log, and becomes a broker message and a database row: its size is
+            // bounded here, whatever a line on the channel carries (lines may be 16 MiB).
             return new RuntimeMessage.GuardEvent(new GuardDecision(node.path("heal_point").asInt(),
-                    node.path("stage").asText("dynamic"), node.path("verdict").asText(""), guardReason(node, kind)));
+                    abbreviate(node.path("stage").asText("dynamic"), MAX_WORD_CHARS), abbreviate(node.path("verdict").asText(""),
+                    MAX_WORD_CHARS), abbreviate(guardReason(node, kind), MAX_REASON_CHARS)));
         }
         return new RuntimeMessage.Note(kind, node.toString());
     }
@@ -145,6 +153,11 @@ final class RuntimeMessageDecoder {
         }
         String rule = node.path("rule").asText("");
         return reason + (rule.isEmpty() ? "" : " [" + rule + "]") + ": " + String.join(" -> ", steps);
+    }
+
+    /** {@code text}, cut to {@code max} characters and marked so. */
+    static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "...";
     }
 
     private static JsonNode required(JsonNode node, String field) {

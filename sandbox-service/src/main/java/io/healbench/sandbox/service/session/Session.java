@@ -9,6 +9,7 @@ import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
+import io.healbench.sandbox.service.model.ResourceUse;
 import io.healbench.sandbox.service.model.ProbeOutcome;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionState;
@@ -203,7 +204,7 @@ public final class Session {
         } else if (message instanceof RuntimeMessage.Finished finished) {
             claim(finished.outcome());
         } else if (message instanceof RuntimeMessage.Malformed bad) {
-            output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + abbreviate(bad.line(), 2000) + "\n");
+            output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + RuntimeMessageDecoder.abbreviate(bad.line(), 2000) + "\n");
         }
     }
 
@@ -231,7 +232,7 @@ public final class Session {
     private boolean unsolicited(String id, String kind) {
         Pending waiting = id == null ? null : pending.get(id);
         if (waiting == null || waiting.answer().isDone()) {
-            refuse("a " + kind + " nobody asked for (id " + abbreviate(String.valueOf(id), 80) + ")");
+            refuse("a " + kind + " nobody asked for (id " + RuntimeMessageDecoder.abbreviate(String.valueOf(id), 80) + ")");
             return true;
         }
         return false;
@@ -276,13 +277,13 @@ public final class Session {
      * The process has ended; records FINISHED: the runtime's claimed outcome once the exit confirms it, or the
      * inferred one with the cause when the runtime claimed none.
      */
-    void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail) {
+    void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail, ResourceUse resources) {
         CompletableFuture<Void> reportedOutcome;
         synchronized (this) {
             if (claimed != null && !finishedReported) {
-                reported(confirmed(claimed, exitCode));
+                reported(confirmed(claimed, exitCode).withResources(resources));
             } else if (!finishedReported) {
-                finish(Outcome.withoutReport(exitCause, exitCode, wallTimeMs, detail));
+                finish(Outcome.withoutReport(exitCause, exitCode, wallTimeMs, detail).withResources(resources));
             }
             reportedOutcome = finishing;
         }
@@ -502,9 +503,5 @@ public final class Session {
         List<GuardDecision> all = new ArrayList<>(decisions);
         all.addAll(outcome.guardDecisions());
         return new HealOutcome(outcome.applied(), outcome.error(), outcome.traceback(), outcome.changed(), outcome.resume(), List.copyOf(all));
-    }
-
-    private static String abbreviate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max) + "...";
     }
 }

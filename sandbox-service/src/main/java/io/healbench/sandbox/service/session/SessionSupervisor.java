@@ -138,7 +138,7 @@ final class SessionSupervisor {
         // Whoever reads this outcome (an attempt's report, a dataset check) must see why the program stopped.
         String lastOutput = killedOnRequest.get() ? "" : tail.lastLines(LAST_OUTPUT_LINES);
         session.onProcessEnded(cause.cause(), exit, wallMs,
-                lastOutput.isEmpty() ? cause.detail() : cause.detail() + "; last output: " + lastOutput);
+                lastOutput.isEmpty() ? cause.detail() : cause.detail() + "; last output: " + lastOutput, process.resourceUse());
     }
 
     private static Thread thread(String name, Runnable body) {

@@ -79,6 +79,11 @@ final class OwnedDirectory {
                 if (free == null) {
                     continue; // a live service holds it
                 }
+                if (Files.isDirectory(ownerDir)) {
+                    try (Stream<Path> workspaces = Files.list(ownerDir)) {
+                        workspaces.forEach(WorkspaceQuota::unmount);
+                    }
+                }
                 TreeDeletion.deleteTree(ownerDir);
                 Files.deleteIfExists(lockFile);
                 LOG.infof("swept %s: its service is gone", ownerDir);

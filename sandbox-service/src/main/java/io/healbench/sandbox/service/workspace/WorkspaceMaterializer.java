@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.healbench.common.dataset.Instance;
 import io.healbench.sandbox.config.SandboxConfig;
+import io.healbench.sandbox.config.SandboxIsolationConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
@@ -52,14 +53,18 @@ public class WorkspaceMaterializer {
     private final Path datasetTools;
     private final String python;
     private final Duration timeout;
+    private final WorkspaceQuota quota;
 
-    public WorkspaceMaterializer(SandboxPaths paths, SandboxConfig config) {
+    public WorkspaceMaterializer(SandboxPaths paths, SandboxConfig config, SandboxIsolationConfig isolation) {
         this.owned = OwnedDirectory.claim(paths.workspaceRoot());
         this.workspaceRoot = owned.dir();
         this.home = paths.home();
         this.datasetTools = paths.datasetTools();
         this.python = config.hbdataPython();
         this.timeout = config.materializeTimeout();
+        // Only an isolated session is kept off the host's disk; without isolation nothing is capped anyway.
+        this.quota = new WorkspaceQuota(isolation.isolation() == SandboxIsolationConfig.Isolation.BWRAP
+                ? isolation.limits().workspaceBytes() : 0);
     }
 
     public Workspace materialize(Instance instance, Variant variant) {
@@ -132,6 +137,7 @@ public class WorkspaceMaterializer {
     /** Removes a workspace and everything in it, following no symlink; missing directories are fine. */
     public void delete(Path dir) {
         try {
+            WorkspaceQuota.unmount(dir);
             TreeDeletion.deleteTree(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete workspace " + dir, e);
@@ -154,6 +160,7 @@ public class WorkspaceMaterializer {
             // Short names: the control socket path must stay under the 108-byte sun_path limit.
             Path dir = workspaceRoot.resolve(UUID.randomUUID().toString().substring(0, 18));
             Files.createDirectory(dir);
+            quota.mount(dir);
             return dir;
         } catch (IOException e) {
             throw new SandboxException(Kind.INTERNAL, "WORKSPACE_IO", "cannot create a workspace under " + workspaceRoot + ": " + e.getMessage(), e);

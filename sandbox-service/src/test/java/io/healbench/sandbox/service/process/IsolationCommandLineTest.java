@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The isolated command line and the reading of exit statuses, without starting anything. */
 class IsolationCommandLineTest {
@@ -23,6 +24,8 @@ class IsolationCommandLineTest {
         public int processes() { return 32; }
         public long fileSizeBytes() { return 1073741824L; }
         public long tmpBytes() { return 67108864L; }
+        public long sessionMemoryBytes() { return 4294967296L; }
+        public long workspaceBytes() { return 2147483648L; }
     };
 
     @Test
@@ -30,9 +33,12 @@ class IsolationCommandLineTest {
         Path ws = Path.of("/tmp/healbench/workspaces/abc");
         List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws,
                 List.of(Path.of("/root/.pyenv/versions/3.11.7"), Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")),
-                LIMITS, 1900000007L, Optional.of(Path.of("/tmp/filter.bpf")), List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
+                LIMITS, 1900000007L, Optional.of(Path.of("/tmp/filter.bpf")),
+                List.of(Path.of("/sys/fs/cgroup/memory/healbench-sessions/session-1900000007/cgroup.procs")),
+                List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
         String line = String.join(" ", argv);
-        assertTrue(line.startsWith("/bin/sh -c exec 3<\"$1\"; shift; exec \"$@\" sh /tmp/filter.bpf /usr/bin/bwrap --die-with-parent "
+        assertTrue(line.startsWith("/bin/sh -c " + BwrapCommandLine.PRELUDE + " sh /sys/fs/cgroup/memory/healbench-sessions/"
+                + "session-1900000007/cgroup.procs -- /tmp/filter.bpf /usr/bin/bwrap --die-with-parent "
                 + "--new-session --unshare-net --unshare-pid --unshare-ipc --unshare-uts --seccomp 3 --ro-bind /usr /usr "), line);
         assertFalse(line.contains("--ro-bind / /"), "nothing of / but what is listed: " + line);
         for (String hidden : List.of("/run", "/var", "/root ", "/home", "/work", "/etc ")) {
@@ -57,6 +63,19 @@ class IsolationCommandLineTest {
     }
 
     @Test
+    void whatTheRunOnlyReadsInsideTheWorkspaceIsBoundReadOnlyOnTopOfIt(@TempDir Path ws) throws Exception {
+        Files.createDirectories(ws.resolve("src/pkg"));
+        List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws, List.of(ws.resolve("src"), ws.resolve("no-such-dir")),
+                LIMITS, 1900000007L, Optional.empty(), List.of(), List.of("python3"));
+        String line = String.join(" ", argv);
+        assertTrue(line.contains("--bind " + ws + " " + ws + " --ro-bind " + ws.resolve("src") + " " + ws.resolve("src")
+                + " --chdir " + ws + " -- "), "the sources read-only, after the writable workspace: " + line);
+        assertFalse(line.contains("no-such-dir"), line);
+        assertTrue(line.startsWith("/bin/sh -c " + BwrapCommandLine.PRELUDE + " sh -- " + " /usr/bin/bwrap "),
+                "no cgroup, no filter: the prelude only execs: " + line);
+    }
+
+    @Test
     void theSeccompProgramIsWholeInstructionsThatEndInReturns() {
         byte[] program = SeccompFilter.program();
         assertEquals(0, program.length % 8, "struct sock_filter is 8 bytes");
@@ -69,17 +88,20 @@ class IsolationCommandLineTest {
     @Test
     void exitStatusesNameTheirCause() {
         ExitClassifier classifier = new ExitClassifier(LIMITS);
-        ExitCause cpu = classifier.classify(128 + 24, "");
+        ExitCause cpu = classifier.classify(128 + 24, "", 0, 0);
         assertEquals("limit", cpu.cause());
         assertTrue(cpu.detail().startsWith("cpu: SIGXCPU (signal 24)") && cpu.detail().contains("60 s"), cpu.detail());
-        assertTrue(classifier.classify(128 + 25, "").detail().startsWith("file-size: SIGXFSZ"));
-        ExitCause memory = classifier.classify(1, "Traceback (most recent call last):\n  ...\nMemoryError\n");
+        assertTrue(classifier.classify(128 + 25, "", 0, 0).detail().startsWith("file-size: SIGXFSZ"));
+        ExitCause memory = classifier.classify(1, "Traceback (most recent call last):\n  ...\nMemoryError\n", 0, 0);
         assertEquals("limit", memory.cause());
         assertTrue(memory.detail().startsWith("memory:") && memory.detail().contains("2147483648"), memory.detail());
-        ExitCause killed = classifier.classify(128 + 9, "");
+        ExitCause killed = classifier.classify(128 + 9, "", 0, 0);
         assertEquals("signal", killed.cause());
         assertTrue(killed.detail().startsWith("SIGKILL (signal 9)"), killed.detail());
-        assertEquals("exited", classifier.classify(3, "bye").cause());
-        assertEquals("exited", classifier.classify(0, "MemoryError handled").cause());
+        assertEquals("exited", classifier.classify(3, "bye", 0, 0).cause());
+        assertEquals("exited", classifier.classify(0, "MemoryError handled", 0, 0).cause());
+        ExitCause capped = classifier.classify(128 + 9, "", 2, 536870912L);
+        assertEquals("limit", capped.cause(), "a kill by the kernel at the session's cap is that limit, not a plain signal");
+        assertTrue(capped.detail().startsWith("memory: the session's memory cap of 536870912 bytes"), capped.detail());
     }
 }

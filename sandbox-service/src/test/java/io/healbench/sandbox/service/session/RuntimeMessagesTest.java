@@ -13,6 +13,7 @@ import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ReferenceComparison;
+import io.healbench.sandbox.service.model.ResourceUse;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionState;
 import io.healbench.sandbox.service.model.SessionView;
@@ -142,7 +143,7 @@ class RuntimeMessagesTest {
         assertEquals(SessionState.RUNNING, session.state());
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":false,\"exit_cause\":\"exited\",\"exit_code\":1,\"trace\":{\"colorsys.py:12\":3}}}"));
         assertEquals(SessionState.RUNNING, session.state(), "the outcome is held until the process's exit confirms it");
-        session.onProcessEnded("exited", 1, 10, "late");
+        session.onProcessEnded("exited", 1, 10, "late", ResourceUse.unmeasured());
         assertEquals(SessionState.FINISHED, session.state());
         List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
         assertEquals(1, finished.size(), "the runtime's own outcome wins; no second FINISHED");
@@ -157,7 +158,7 @@ class RuntimeMessagesTest {
         Session session = session(1 << 20, outcome -> compared);
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"hello\",\"pid\":1,\"python\":\"3.11.7\",\"protocol\":1}"));
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":true,\"exit_cause\":\"exited\",\"trace\":{\"colorsys.py:12\":3}}}"));
-        session.onProcessEnded("exited", 0, 10, "process gone");
+        session.onProcessEnded("exited", 0, 10, "process gone", ResourceUse.unmeasured());
         assertTrue(session.events().stream().noneMatch(e -> e.payload() instanceof SessionEvent.Finished),
                 "neither the reported nor an inferred outcome is logged before the completion");
         assertFalse(session.ended().isDone(), "the end is recorded only with the completed outcome");
