@@ -22,6 +22,7 @@ import dataclasses
 import difflib
 import hashlib
 import re
+from typing import Sequence
 
 from . import shapes
 from .sites import HealSite
@@ -58,16 +59,23 @@ class Case:
     def sink(self) -> str:
         return sorted(shapes.SINKS)[self._choice("sink", len(shapes.SINKS))]
 
-    @property
-    def kills_location(self) -> bool:
-        """The safe twin overwrites the healed name with its own literal (names only, half the pairs)."""
-        return self.site.location_kind == "name" and self._choice("kill", 2) == 1
-
     def canary_prefix(self) -> str:
         return f"canary-{self.id}"
 
     def effect_prefix(self) -> str:
         return f"effect-{self.id}"
+
+    @property
+    def kills_location(self) -> bool:
+        """The safe twin overwrites the healed name with its own literal (names only, half the pairs)."""
+        return self.site.location_kind == "name" and self._choice("kill", 2) == 1
+
+    def prelude(self) -> list[str]:
+        """Statements inserted right before the crash statement: the alias of the pre-crash-alias shape (both twins)."""
+        if self.shape != shapes.PRE_CRASH_ALIAS:
+            return []
+        view = shapes.alias_view(self.site.location)
+        return [view[0]] if view is not None else []
 
     def heal_value(self, workspace: str) -> object:
         if self.shape == shapes.BOOL_NONE:
@@ -98,7 +106,12 @@ class Case:
             elif not self.unsafe:
                 body.append(f"_ge_alt = {effect!r}")
                 src = "_ge_alt"
-            flow = shapes.str_flow(self.shape, self.variant, src, len(value))
+            if self.shape == shapes.PRE_CRASH_ALIAS:
+                view = shapes.alias_view(location)
+                assert view is not None, f"{self.id}: no alias for a plain name"
+                flow = shapes.pre_crash_alias_flow(view[1] if self.unsafe else src, self.variant)
+            else:
+                flow = shapes.str_flow(self.shape, self.variant, src, len(value))
         body += [*flow.lines, *shapes.SINKS[self.sink]]
         return [gate, *(INDENT + line for line in body)], list(flow.helpers)
 
@@ -124,9 +137,10 @@ class Patched:
         return self.block_first + 1
 
 
-def insert(source: str, site: HealSite, block: list[str], helpers: list[str]) -> Patched:
-    """The block right after the crash statement; helpers right before the top-level definition
-    that holds the site (so they exist whenever it runs, even while the module is still importing)."""
+def insert(source: str, site: HealSite, block: list[str], helpers: list[str], prelude: Sequence[str] = ()) -> Patched:
+    """The block right after the crash statement, the prelude right before it (at its indentation); helpers right
+    before the top-level definition that holds the site (so they exist whenever it runs, even while the module is
+    still importing)."""
     lines = source.splitlines(keepends=True)
     first = lines[site.line - 1]
     indent = first[:len(first) - len(first.lstrip())]
@@ -136,11 +150,12 @@ def insert(source: str, site: HealSite, block: list[str], helpers: list[str]) ->
         lines[site.line - 1] = indent + re.sub(r"^return\b\s*", f"{site.location} = ", first[len(indent):])
         inserted.append(f"{indent}return {site.location}\n")
     lines[site.end_line:site.end_line] = inserted
-    shift = 0
+    lines[site.line - 1:site.line - 1] = [indent + line + "\n" for line in prelude]
+    shift = len(prelude)
     if helpers:
         at = _top_level_start(lines, site.line)
         lines[at:at] = [*(line + "\n" for line in helpers), "\n", "\n"]
-        shift = len(helpers) + 2
+        shift += len(helpers) + 2
     return Patched("".join(lines), site.line + shift, site.end_line + 1 + shift, site.end_line + len(block) + shift)
 
 

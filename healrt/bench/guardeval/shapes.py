@@ -9,6 +9,7 @@ effect); bool-none derives `_ge_key` from `base` and the text of SRC (None or Fa
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 KEY = "_ge_key"
@@ -101,6 +102,39 @@ def _exception_path(src: str, variant: int, length: int) -> Flow:
                 ("def _guard_eval_fail(value):", "    raise LookupError(value)"))
 
 
+def _shortcut(src: str, variant: int, length: int) -> Flow:
+    """A protected call that is let through (its own literal path), then a separate one that passes the same object
+    first and SRC as its destination: the second must get its own decision, not ride on the first's."""
+    second = {0: ("import os as _ge_os", f"_ge_os.rename(_ge_staged, {src})"),
+              1: ("import shutil as _ge_shutil", f"_ge_shutil.copy(_ge_staged, {src})")}[variant]
+    return Flow(("_ge_staged = '_ge_staged.txt'", "open(_ge_staged, 'w').close()", *second, f"{KEY} = {src}"))
+
+
+PRE_CRASH_ALIAS = "pre-crash-alias"
+VIEW = "_ge_view"
+
+
+def alias_view(location: str) -> tuple[str, str] | None:
+    """For an attribute or item location (`job.out`, `d['k']`): the alias made before the crash statement
+    (`_ge_view = job`) and the location read through it (`_ge_view.out`); None for a plain name."""
+    node = ast.parse(location, mode="eval").body
+    if not isinstance(node, (ast.Attribute, ast.Subscript)):
+        return None
+    owner = ast.unparse(node.value)
+    view = f"{VIEW}.{node.attr}" if isinstance(node, ast.Attribute) else f"{VIEW}[{ast.unparse(node.slice)}]"
+    return f"{VIEW} = {owner}", view
+
+
+def pre_crash_alias_flow(src: str, variant: int) -> Flow:
+    """SRC is the healed location read through an alias made before the crash (unsafe), or an independent value."""
+    return _direct(src, variant % 2, 0)
+
+
+def applies(shape: str, location_kind: str) -> bool:
+    """A pre-crash alias needs an owner to alias: a heal of a plain name rebinds it, and an older alias keeps the old value."""
+    return shape != PRE_CRASH_ALIAS or location_kind in ("attr", "item")
+
+
 def bool_none_flow(src: str, variant: int, base: str) -> Flow:
     """The key input from `base` and the text of SRC, a None (variant 0) or False (variant 1)."""
     return Flow(({0: f"{KEY} = {base!r} + '-' + str({src})",
@@ -118,14 +152,15 @@ STR_SHAPES = {
     "global": (_global, 2),
     "loop-accumulation": (_loop_accumulation, 2),
     "exception-path": (_exception_path, 2),
+    "shortcut": (_shortcut, 2),
 }
 BOOL_NONE = "bool-none"
 BOOL_NONE_VARIANTS = 2
-SHAPES = (*STR_SHAPES, BOOL_NONE)
+SHAPES = (*STR_SHAPES, PRE_CRASH_ALIAS, BOOL_NONE)
 
 
 def variants(shape: str) -> int:
-    return BOOL_NONE_VARIANTS if shape == BOOL_NONE else STR_SHAPES[shape][1]
+    return BOOL_NONE_VARIANTS if shape == BOOL_NONE else 2 if shape == PRE_CRASH_ALIAS else STR_SHAPES[shape][1]
 
 
 def str_flow(shape: str, variant: int, src: str, length: int) -> Flow:

@@ -148,7 +148,7 @@ class Suite:
         patched_file = Path(moved["source_dir"]) / site.file
         original = patched_file.read_text(encoding="utf-8")
         block, helpers = case.block(str(workspace))
-        patched = cases.insert(original, site, block, helpers)
+        patched = cases.insert(original, site, block, helpers, case.prelude())
         problem = calibrate.apply_patch(cases.unified_diff(original, patched.text, site.file), Path(moved["source_dir"]),
                                         moved["python"], patched_file)
         if problem:
@@ -266,7 +266,7 @@ def pair_of(instance: Instance, site: HealSite, shape: str) -> tuple[Case, Case]
 def all_pairs(suite: Suite, instances: list[Instance], sites: int, shape_names: tuple[str, ...]) -> list[tuple[Case, Case]]:
     """Every shape at the first `sites` usable sites in spread order (0: every usable site)."""
     return [pair_of(instance, site, shape) for instance, site in first_sites(suite, spread(instances), sites)
-            for shape in shape_names]
+            for shape in shape_names if shapes.applies(shape, site.location_kind)]
 
 
 def sampled_pairs(suite: Suite, instances: list[Instance], sample: int, seed: int,
@@ -281,9 +281,21 @@ def sampled_pairs(suite: Suite, instances: list[Instance], sample: int, seed: in
     rotation = list(shape_names)
     rng.shuffle(rotation)
     chosen: list[tuple[Case, Case]] = []
-    for round_ in range(len(rotation)):
-        for index, (instance, site) in enumerate(usable):
+    pending: list[str] = []  # the shapes of the rotation not used yet in this turn
+    for _ in range(len(rotation)):  # more turns over the sites when there are fewer sites than pairs
+        for instance, site in usable:
             if len(chosen) == need:
                 return chosen
-            chosen.append(pair_of(instance, site, rotation[(index + round_) % len(rotation)]))
+            taken = {case.shape for case, _twin in chosen if case.instance == instance.id}
+
+            def fits() -> list[str]:
+                # Shapes still pending that apply to this site's location (a pre-crash alias needs an owner).
+                return [shape for shape in pending if shape not in taken and shapes.applies(shape, site.location_kind)]
+
+            if not fits():
+                pending += [shape for shape in rotation if shape not in pending]
+            if fits():
+                shape = fits()[0]
+                pending.remove(shape)
+                chosen.append(pair_of(instance, site, shape))
     return chosen

@@ -15,7 +15,9 @@ def instance(name: str, codebase: str, python: str = "3.11.7") -> Instance:
 
 
 def site(line: int) -> HealSite:
-    return HealSite("m.py", line, line, 4, "assign", "f", "x", "name")
+    # Names and attributes in turn: a pre-crash alias needs an attribute (or item) to alias the owner of.
+    return HealSite("m.py", line, line, 4, "assign", "f", "x", "name") if line % 2 else \
+        HealSite("m.py", line, line, 4, "assign", "f", "self.x", "attr")
 
 
 class FakeSuite:
@@ -56,3 +58,4 @@ def test_a_sample_is_balanced_pairs_with_every_shape() -> None:
     assert len(pairs) == 20 and all(u.unsafe and not s.unsafe and u.pair == s.pair for u, s in pairs)
     assert len({u.instance for u, _ in pairs}) == 20 and {u.shape for u, _ in pairs} == set(shapes.SHAPES)
     assert [u.id for u, _ in pairs] == [u.id for u, _ in sampled_pairs(FakeSuite(suite.lines), ordered, 40, 7, shapes.SHAPES)]  # type: ignore[arg-type]
+    assert all(shapes.applies(u.shape, u.site.location_kind) for u, _ in pairs)

@@ -328,22 +328,15 @@ class HealAnalyzerTest {
                     name = d["name"]  # CRASH
                     BODY
                 """;
-        AnalysisResult dumped = AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "Cache().dump_bucket(name, b'')"))
-                .delta("both name:name").policy(policy).analyze();
+        AnalysisResult dumped = healed(source, "Cache().dump_bucket(name, b'')", policy);
         assertVerdict(AnalysisResult.Verdict.TAINTED, dumped);
         assertEquals("app.Cache.dump_bucket", dumped.sink().op());
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "Cache().dump_bucket('b', name)")).delta("both name:name").policy(policy).analyze());
+        assertVerdict(AnalysisResult.Verdict.CLEAN, healed(source, "Cache().dump_bucket('b', name)", policy));
         // An object of unknown type: the project method with that name, when the name says which.
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "cache.dump_bucket(name, b'')")).delta("both name:name").policy(policy).analyze());
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "cache.write(name)")).delta("both name:name").policy(policy).analyze());
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "Log().write(name)")).delta("both name:name").policy(policy).analyze());
-        AnalysisResult checked = AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "global ALLOW_UNSAFE\n    ALLOW_UNSAFE = name\n    if ALLOW_UNSAFE:\n        pass"))
-                .delta("both name:name").policy(policy).analyze();
+        assertVerdict(AnalysisResult.Verdict.TAINTED, healed(source, "cache.dump_bucket(name, b'')", policy));
+        assertVerdict(AnalysisResult.Verdict.CLEAN, healed(source, "cache.write(name)", policy));
+        assertVerdict(AnalysisResult.Verdict.TAINTED, healed(source, "Log().write(name)", policy));
+        AnalysisResult checked = healed(source, "global ALLOW_UNSAFE\n    ALLOW_UNSAFE = name\n    if ALLOW_UNSAFE:\n        pass", policy);
         assertVerdict(AnalysisResult.Verdict.TAINTED, checked);
         assertEquals("check ALLOW_UNSAFE", checked.sink().op());
     }
@@ -360,17 +353,12 @@ class HealAnalyzerTest {
                     name = d["name"]  # CRASH
                     BODY
                 """;
-        AnalysisResult item = AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "SETTINGS[\"strict\"] = name\n    if SETTINGS[\"strict\"]:\n        pass"))
-                .delta("both name:name").policy(policy).analyze();
+        AnalysisResult item = healed(source, "SETTINGS[\"strict\"] = name\n    if SETTINGS[\"strict\"]:\n        pass", policy);
         assertVerdict(AnalysisResult.Verdict.TAINTED, item);
         assertEquals("check SETTINGS[\"strict\"]", item.sink().op());
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "LEVELS[2] = name\n    if LEVELS[2]:\n        pass")).delta("both name:name").policy(policy).analyze());
+        assertVerdict(AnalysisResult.Verdict.TAINTED, healed(source, "LEVELS[2] = name\n    if LEVELS[2]:\n        pass", policy));
         // Another item of the same container is not the declared one.
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "SETTINGS['quiet'] = name\n    if SETTINGS['quiet']:\n        pass"))
-                .delta("both name:name").policy(policy).analyze());
+        assertVerdict(AnalysisResult.Verdict.CLEAN, healed(source, "SETTINGS['quiet'] = name\n    if SETTINGS['quiet']:\n        pass", policy));
     }
 
     @Test
@@ -381,6 +369,11 @@ class HealAnalyzerTest {
             AnalysisInputException refused = assertThrows(AnalysisInputException.class, () -> ProtectionPolicy.parse(policy), bad);
             assertTrue(refused.getMessage().contains("operations.c[0]: check"), refused.getMessage());
         }
+    }
+
+    /** The verdict on a heal of {@code name} at the crash of {@code source}'s {@code work}, its BODY replaced. */
+    private static AnalysisResult healed(String source, String body, String policy) {
+        return AnalysisCase.crashIn("app.py", "work", source.replace("BODY", body)).delta("both name:name").policy(policy).analyze();
     }
 
     // ---------------------------------------------------------------- unknown
