@@ -30,7 +30,8 @@ JAR = REPO / "guard-service" / "target" / "quarkus-app" / "quarkus-run.jar"
 START_TIMEOUT_S = 120
 CALL_TIMEOUT_S = 120
 
-_DELTA = {"location": (1, "string"), "kind": (2, "string"), "before": (3, "string"), "after": (4, "string")}
+_DELTA = {"location": (1, "string"), "kind": (2, "string"), "before": (3, "string"), "after": (4, "string"),
+          "also": (5, ["string"])}
 _CALL_SITE = {"file": (1, "string"), "function": (2, "string"), "qualname": (3, "string"), "line": (4, "int"),
               "col": (5, "int"), "end_line": (6, "int"), "end_col": (7, "int"), "through_library": (8, "bool")}
 _CRASH_POINT = {"file": (1, "string"), "function": (2, "string"), "qualname": (3, "string"), "line": (4, "int"),

@@ -28,6 +28,7 @@ import io.healbench.proto.guard.v1.WitnessStep;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
+import java.util.List;
 
 /** gRPC adapter of HealGuard: maps requests to the domain gate and its answers back to protos. */
 @GrpcService
@@ -68,7 +69,7 @@ public class GuardGrpcService implements GuardService {
                 c.getQualname(), c.getLine(), c.getCol(), c.getEndLine(), c.getEndCol(), c.getThroughLibrary())).toList();
         return new AnalysisInput(request.getHealCode(), request.getHealPoint(),
                 request.getDeltaList().stream().map(d -> new AnalysisInput.DeltaEntry(d.getLocation(), d.getKind(), d.getBefore(),
-                        d.getAfter())).toList(),
+                        d.getAfter(), List.copyOf(d.getAlsoList()))).toList(),
                 request.getDeltaTruncated(),
                 new AnalysisInput.CrashPoint(point.getFile(), point.getFunction(), point.getQualname(), point.getLine(),
                         point.getCol(), point.getEndLine(), point.getEndCol(), point.getKind(), point.getResume(), callers),

@@ -62,7 +62,7 @@ public class GuardAnalysisClient implements StaticAnalysis {
                 .setDeltaTruncated(analysis.deltaTruncated()).setCrashPoint(crash).setModulesTruncated(analysis.modulesTruncated())
                 .setPolicyJson(policyJson);
         analysis.delta().forEach(d -> request.addDelta(DeltaEntry.newBuilder().setLocation(d.location()).setKind(d.kind())
-                .setBefore(d.before()).setAfter(d.after())));
+                .setBefore(d.before()).setAfter(d.after()).addAllAlso(d.also())));
         analysis.modules().forEach(m -> request.addModules(ModuleAst.newBuilder().setFile(m.file()).setModule(m.module())
                 .setAstJson(m.astJson())));
         return request.build();

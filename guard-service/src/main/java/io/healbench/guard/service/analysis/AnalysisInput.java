@@ -17,7 +17,8 @@ public record AnalysisInput(
         String policyJson) {
 
     /** One Δk entry: a location the heal changed or wrote. */
-    public record DeltaEntry(String location, String kind, String before, String after) {}
+    /** {@code also}: the other paths of the paused frame to the location's owner (aliases made before the crash). */
+    public record DeltaEntry(String location, String kind, String before, String after, List<String> also) {}
 
     /** The crashing statement, the resume mode, and the project callers (innermost first). */
     public record CrashPoint(String file, String function, String qualname, int line, int col, int endLine, int endCol,

@@ -7,6 +7,9 @@ import java.util.List;
  * The heal's sources: every Δk location (docs/control-protocol.md, "Δk") as a location of the crashing
  * function ({@code name:x}, {@code attr:self.cfg.name}, {@code item:d['k']}): a local when the function has
  * that local, the cell when it is a free variable (a local of an enclosing function), else a global of its module.
+ * The analysis starts at the crash statement, so an alias made before it ({@code view = job}) is a fact of the paused
+ * frame, not of the code it follows: Δk names the other paths to a location's owner ({@code also}), and the location
+ * reached through each of them ({@code attr:view.out}) is a source as well.
  */
 final class Sources {
 
@@ -19,18 +22,31 @@ final class Sources {
         List<Source> sources = new ArrayList<>();
         for (AnalysisInput.DeltaEntry entry : delta) {
             AccessPath relative = parse(entry.location());
-            String root = relative.root();
-            boolean local = !crashed.isModuleBody() && (crashed.isLocal(root) || root.equals(Activation.RETURN_SLOT));
-            String cell = crashed.cellRoot(root);
-            AccessPath path = local ? relative
-                    : new AccessPath(cell != null ? cell : AccessPath.global(crashed.module.name, root), relative.keys());
             String change = entry.before() == null || entry.before().isEmpty() ? "-> " + entry.after()
                     : entry.before() + " -> " + entry.after();
             Step origin = Step.source(point.file(), point.line(), point.col(),
                     "heal source " + entry.location() + " (" + entry.kind() + ": " + change + ")");
-            sources.add(new Source(entry.location(), path, origin));
+            sources.add(new Source(entry.location(), inFunction(relative, crashed), origin));
+            if (relative.keys().isEmpty()) {
+                continue; // a plain name has no owner to alias
+            }
+            String slot = relative.keys().get(relative.keys().size() - 1);
+            for (String alias : entry.also() == null ? List.<String>of() : entry.also()) {
+                AccessPath owner = parse("name:" + alias); // parse reads the path, whatever its kind prefix
+                Step through = Step.source(point.file(), point.line(), point.col(), "heal source " + entry.location()
+                        + " reached as " + alias + slot + " (" + alias + " is its owner, aliased before the crash)");
+                sources.add(new Source(entry.location(), inFunction(owner.then(slot), crashed), through));
+            }
         }
         return sources;
+    }
+
+    /** A path of the crashing function's frame: its local, the cell of a free variable, or a global of its module. */
+    private static AccessPath inFunction(AccessPath relative, FunctionInfo crashed) {
+        String root = relative.root();
+        boolean local = !crashed.isModuleBody() && (crashed.isLocal(root) || root.equals(Activation.RETURN_SLOT));
+        String cell = crashed.cellRoot(root);
+        return local ? relative : new AccessPath(cell != null ? cell : AccessPath.global(crashed.module.name, root), relative.keys());
     }
 
     /** {@code name:x} / {@code attr:a.b.c} / {@code item:a.b['k'][0]} as a root and field keys. */

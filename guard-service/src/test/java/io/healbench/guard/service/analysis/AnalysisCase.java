@@ -36,10 +36,11 @@ final class AnalysisCase {
         return this;
     }
 
-    /** A Δk entry, e.g. {@code "both name:x"}. */
+    /** A Δk entry, e.g. {@code "both name:x"}, or with other paths to its owner: {@code "both attr:job.out also view"}. */
     AnalysisCase delta(String entry) {
-        String[] parts = entry.split(" ", 2);
-        delta.add(new AnalysisInput.DeltaEntry(parts[1], parts[0], "'old'", "'new'"));
+        String[] parts = entry.split(" ");
+        List<String> also = parts.length > 3 && parts[2].equals("also") ? List.of(parts).subList(3, parts.length) : List.of();
+        delta.add(new AnalysisInput.DeltaEntry(parts[1], parts[0], "'old'", "'new'", also));
         return this;
     }
 

@@ -342,6 +342,36 @@ class HealAnalyzerTest {
     }
 
     @Test
+    void anAliasMadeBeforeTheCrashCarriesTheHealedLocation() {
+        // `view = job` ran before the crash; the heal writes job.out; the code removes view.out. Δk says the paused frame
+        // also reaches job under the name view.
+        String source = IMPORTS + """
+                def work(job):
+                    view = job
+                    job.out = job.make()  # CRASH
+                    BODY
+                """;
+        AnalysisResult aliased = AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "shutil.rmtree(view.out)"))
+                .delta("both attr:job.out also view").analyze();
+        assertVerdict(AnalysisResult.Verdict.TAINTED, aliased);
+        assertTrue(aliased.witness().stream().anyMatch(step -> step.description().contains("reached as view.out")), aliased.witness().toString());
+        // Without the frame's alias fact the analysis, starting at the crash, cannot know: the case the fact exists for.
+        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "shutil.rmtree(view.out)"))
+                .delta("both attr:job.out").analyze());
+        // Another attribute of the alias is not the healed one.
+        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "shutil.rmtree(view.tmp)"))
+                .delta("both attr:job.out also view").analyze());
+        // An item reached through an alias of its container.
+        String items = IMPORTS + """
+                def work(d):
+                    table = d
+                    d['path'] = d['missing']  # CRASH
+                    shutil.rmtree(table['path'])
+                """;
+        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work", items).delta("both item:d['path'] also table").analyze());
+    }
+
+    @Test
     void checkConditionsMayNameItemsSpeltEitherWay() {
         String policy = """
                 {"operations": {"security_check": [{"check": "SETTINGS[ 'strict' ]"}, {"check": "LEVELS[2]"}]}}""";
@@ -431,7 +461,7 @@ class HealAnalyzerTest {
                 "{\"operations\": {\"x\": [{\"op\": \"os.remove\", \"index\": \"first\"}]}}");
         assertTrue(assertThrows(AnalysisInputException.class, () -> new HealAnalyzer().analyze(badPolicy)).getMessage()
                 .startsWith("policy: operations.x[0]: index"));
-        AnalysisInput badDelta = new AnalysisInput("", 1, List.of(new AnalysisInput.DeltaEntry("x", "both", "", "")), false,
+        AnalysisInput badDelta = new AnalysisInput("", 1, List.of(new AnalysisInput.DeltaEntry("x", "both", "", "", List.of())), false,
                 input.crashPoint(), input.modules(), false, input.policyJson());
         assertThrows(AnalysisInputException.class, () -> new HealAnalyzer().analyze(badDelta));
     }

@@ -90,7 +90,7 @@ class RealCodeTest {
         Map<AnalysisResult.Verdict, Integer> verdicts = new EnumMap<>(AnalysisResult.Verdict.class);
         for (JsonNode point : exported.get("points")) {
             List<AnalysisInput.DeltaEntry> delta = new ArrayList<>();
-            point.get("params").forEach(p -> delta.add(new AnalysisInput.DeltaEntry("name:" + p.asText(), "changed", "1", "2")));
+            point.get("params").forEach(p -> delta.add(new AnalysisInput.DeltaEntry("name:" + p.asText(), "changed", "1", "2", List.of())));
             AnalysisInput input = new AnalysisInput("", 1, delta, false, new AnalysisInput.CrashPoint(point.get("file").asText(),
                     "", point.get("qualname").asText(), point.get("line").asInt(), point.get("col").asInt(), 0, 0, "expr", "skip",
                     List.of()), modules, false, policy);

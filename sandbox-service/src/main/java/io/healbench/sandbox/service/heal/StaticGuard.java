@@ -29,7 +29,7 @@ public class StaticGuard {
         int healPoint = dryRun.healPoint();
         StaticVerdict verdict;
         try {
-            verdict = analysis.analyze(dryRun, code, policies.mergedJson(policyName)).consideringAliases(dryRun.delta());
+            verdict = analysis.analyze(dryRun, code, policies.mergedJson(policyName));
         } catch (SandboxException e) {
             String reason = "static analysis unavailable" + (enforce ? " (fail closed)" : "") + ": " + e.getMessage();
             return new StaticDecision(!enforce, "HealGuard's " + reason,

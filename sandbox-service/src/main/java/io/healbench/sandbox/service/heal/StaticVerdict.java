@@ -1,7 +1,5 @@
 package io.healbench.sandbox.service.heal;
 
-import io.healbench.sandbox.service.model.HealAnalysis;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,25 +20,6 @@ public record StaticVerdict(String verdict, String source, String sinkOp, String
             case "CLEAN" -> "clean";
             default -> "unknown";
         };
-    }
-
-    /**
-     * The verdict given what the paused state says: guard-service follows each heal source by the one name Δk gives it,
-     * so a CLEAN verdict on a source whose object the frame also holds under another name (an alias made before the
-     * crash) proves nothing about that other name, and becomes UNKNOWN.
-     */
-    public StaticVerdict consideringAliases(List<HealAnalysis.DeltaEntry> delta) {
-        if (!"CLEAN".equals(verdict)) {
-            return this;
-        }
-        List<String> aliased = delta.stream().filter(d -> !d.also().isEmpty())
-                .map(d -> d.location() + " (its owner is also " + String.join(", ", d.also()) + ")").toList();
-        if (aliased.isEmpty()) {
-            return this;
-        }
-        List<String> gaps = new ArrayList<>(incomplete);
-        gaps.add("the analysis follows each source by one name, and the paused frame reaches " + String.join("; ", aliased));
-        return new StaticVerdict("UNKNOWN", source, sinkOp, keyInput, witness, List.copyOf(gaps));
     }
 
     /** One line for the guard decision: the verdict and its evidence, capped. */
