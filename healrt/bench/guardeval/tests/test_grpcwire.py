@@ -87,7 +87,8 @@ def test_a_large_request_is_sent_within_the_windows_and_the_answer_decoded() -> 
     sent = grpcwire.decode(static.REQUEST, server.request)
     assert len(server.request) > 10 * WINDOW
     assert (sent["heal_code"], sent["heal_point"], sent["modules_truncated"]) == ("x = 'v'", 2, True)
-    assert sent["delta"] == [{"location": "name:x", "kind": "both", "after": "'v'"}]
+    # A repeated field decodes as a list, empty when absent (proto3): a delta entry with no aliases.
+    assert sent["delta"] == [{"location": "name:x", "kind": "both", "after": "'v'", "also": []}]
     assert sent["crash_point"]["callers"] == [{"file": "m1.py", "line": 3}]
     assert json.loads(sent["modules"][39]["ast_json"]) == modules[39]["ast"]
     assert verdict["verdict"] == "TAINTED" and verdict["sink"] == {"op": "open", "line": 8}
