@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
+import io.healbench.sandbox.service.Abbreviation;
 import java.util.List;
 
 /**
@@ -29,6 +30,6 @@ public record StaticVerdict(String verdict, String source, String sinkOp, String
             case "UNKNOWN" -> "UNKNOWN: no flow found; not followed: " + String.join("; ", incomplete);
             default -> verdict + ": no flow from the heal's sources to a protected operation";
         };
-        return text.length() <= 2000 ? text : text.substring(0, 2000) + "...";
+        return Abbreviation.abbreviate(text, 2000);
     }
 }

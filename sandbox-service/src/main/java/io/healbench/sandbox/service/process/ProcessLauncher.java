@@ -180,8 +180,8 @@ public class ProcessLauncher {
         }
         cgroups = SessionCgroups.detect(Path.of("/sys/fs/cgroup"), selfCgroup(), config.limits().sessionMemoryBytes(),
                 config.limits().processes());
-        LOG.infof("session memory cap: %s", cgroups.accounting().equals("none") ? "none, per-process limits only"
-                : cgroups.accounting() + ", " + config.limits().sessionMemoryBytes() + " bytes per session");
+        LOG.infof("session memory cap: %s", cgroups.capsSessions()
+                ? cgroups.accounting() + ", " + config.limits().sessionMemoryBytes() + " bytes per session" : "none, per-process limits only");
         isolationVerified = true;
     }
 

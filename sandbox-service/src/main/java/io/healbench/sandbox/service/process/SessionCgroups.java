@@ -34,7 +34,16 @@ final class SessionCgroups {
      */
     static final int BWRAP_PROCESSES = 2;
 
-    enum Version { V2, V1, NONE }
+    enum Version {
+        V2("cgroup v2"), V1("cgroup v1"), NONE("none");
+
+        /** How outcomes name it ({@code memory_accounting}). */
+        final String label;
+
+        Version(String label) {
+            this.label = label;
+        }
+    }
 
     private final Version version;
     /** v2: the one parent; v1: the memory controller's parent, then the pids controller's. */
@@ -116,11 +125,12 @@ final class SessionCgroups {
 
     /** "cgroup v2", "cgroup v1" or "none": which per-session memory cap holds here. */
     String accounting() {
-        return switch (version) {
-            case V2 -> "cgroup v2";
-            case V1 -> "cgroup v1";
-            case NONE -> "none";
-        };
+        return version.label;
+    }
+
+    /** Whether sessions get a group of their own here (else per-process limits only). */
+    boolean capsSessions() {
+        return version != Version.NONE;
     }
 
     /**
@@ -128,7 +138,7 @@ final class SessionCgroups {
      * left is killed and removed first. Empty where there are no cgroups.
      */
     Optional<SessionCgroup> create(long uid) throws IOException {
-        if (version == Version.NONE) {
+        if (!capsSessions()) {
             return Optional.empty();
         }
         List<Path> dirs = new ArrayList<>();
@@ -167,7 +177,7 @@ final class SessionCgroups {
 
         /** What the session used of its memory cap (and the workspace's, measured by the caller). */
         ResourceUse use(WorkspaceQuota.Usage workspace) {
-            return new ResourceUse(version == Version.V2 ? "cgroup v2" : "cgroup v1", memoryCapBytes, peakMemoryBytes(), oomKills(),
+            return new ResourceUse(version.label, memoryCapBytes, peakMemoryBytes(), oomKills(),
                     workspace.capBytes(), workspace.usedBytes());
         }
 

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.sandbox.service.Abbreviation;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -124,8 +125,8 @@ final class RuntimeMessageDecoder {
             // Each decision is kept in the session's log, and becomes a broker message and a database row: its size is
             // bounded here, whatever a line on the channel carries (lines may be 16 MiB).
             return new RuntimeMessage.GuardEvent(new GuardDecision(node.path("heal_point").asInt(),
-                    abbreviate(node.path("stage").asText("dynamic"), MAX_WORD_CHARS), abbreviate(node.path("verdict").asText(""),
-                    MAX_WORD_CHARS), abbreviate(guardReason(node, kind), MAX_REASON_CHARS)));
+                    Abbreviation.abbreviate(node.path("stage").asText("dynamic"), MAX_WORD_CHARS), Abbreviation.abbreviate(node.path("verdict").asText(""),
+                    MAX_WORD_CHARS), Abbreviation.abbreviate(guardReason(node, kind), MAX_REASON_CHARS)));
         }
         return new RuntimeMessage.Note(kind, node.toString());
     }
@@ -153,11 +154,6 @@ final class RuntimeMessageDecoder {
         }
         String rule = node.path("rule").asText("");
         return reason + (rule.isEmpty() ? "" : " [" + rule + "]") + ": " + String.join(" -> ", steps);
-    }
-
-    /** {@code text}, cut to {@code max} characters and marked so. */
-    static String abbreviate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max) + "...";
     }
 
     private static JsonNode required(JsonNode node, String field) {

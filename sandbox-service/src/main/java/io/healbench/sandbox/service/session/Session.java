@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.sandbox.service.Abbreviation;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.HealEventSink;
@@ -204,7 +205,7 @@ public final class Session {
         } else if (message instanceof RuntimeMessage.Finished finished) {
             claim(finished.outcome());
         } else if (message instanceof RuntimeMessage.Malformed bad) {
-            output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + RuntimeMessageDecoder.abbreviate(bad.line(), 2000) + "\n");
+            output("[sandbox] malformed line from the runtime (" + bad.problem() + "): " + Abbreviation.abbreviate(bad.line(), 2000) + "\n");
         }
     }
 
@@ -232,7 +233,7 @@ public final class Session {
     private boolean unsolicited(String id, String kind) {
         Pending waiting = id == null ? null : pending.get(id);
         if (waiting == null || waiting.answer().isDone()) {
-            refuse("a " + kind + " nobody asked for (id " + RuntimeMessageDecoder.abbreviate(String.valueOf(id), 80) + ")");
+            refuse("a " + kind + " nobody asked for (id " + Abbreviation.abbreviate(String.valueOf(id), 80) + ")");
             return true;
         }
         return false;

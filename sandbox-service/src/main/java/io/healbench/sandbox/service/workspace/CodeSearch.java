@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.workspace;
 
+import io.healbench.sandbox.service.Abbreviation;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -101,7 +102,7 @@ public class CodeSearch {
     }
 
     private static String cap(String text) {
-        return text.length() <= MAX_LINE_TEXT ? text : text.substring(0, MAX_LINE_TEXT) + "...";
+        return Abbreviation.abbreviate(text, MAX_LINE_TEXT);
     }
 
     /** Thrown from inside the regex engine when the deadline has passed. */

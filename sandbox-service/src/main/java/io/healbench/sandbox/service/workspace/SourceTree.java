@@ -5,9 +5,7 @@ import io.healbench.sandbox.service.SandboxException.Kind;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -15,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -116,7 +113,7 @@ final class SourceTree {
     private void walk(SecureDirectoryStream<Path> dir, Path named, Path real, boolean recursive, List<Entry> found) throws IOException {
         for (Path child : dir) {
             Path name = child.getFileName();
-            BasicFileAttributes attributes = attributes(dir, name);
+            BasicFileAttributes attributes = DescriptorAccess.attributes(dir, name);
             if (attributes.isSymbolicLink()) {
                 resolved(named.resolve(name)).ifPresent(found::add);
             } else if (attributes.isDirectory()) {
@@ -140,7 +137,7 @@ final class SourceTree {
     Optional<byte[]> read(Entry file, long maxBytes) {
         try (SecureDirectoryStream<Path> dir = openDirectory(file.real().getParent())) {
             Path name = file.real().getFileName();
-            if (!attributes(dir, name).isRegularFile()) {
+            if (!DescriptorAccess.attributes(dir, name).isRegularFile()) {
                 throw changed(file);
             }
             try (SeekableByteChannel channel = dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
@@ -229,7 +226,7 @@ final class SourceTree {
             return null;
         }
         try (SecureDirectoryStream<Path> dir = openDirectory(real.getParent())) {
-            BasicFileAttributes attributes = attributes(dir, real.getFileName());
+            BasicFileAttributes attributes = DescriptorAccess.attributes(dir, real.getFileName());
             if (attributes.isDirectory() || attributes.isRegularFile()) {
                 return new Entry(named, real, attributes.isDirectory(), attributes.isDirectory() ? 0 : attributes.size());
             }
@@ -242,11 +239,7 @@ final class SourceTree {
         if (!dir.startsWith(trusted)) {
             throw new IOException(dir + " is outside " + trusted);
         }
-        DirectoryStream<Path> top = Files.newDirectoryStream(trusted);
-        if (!(top instanceof SecureDirectoryStream<Path> current)) {
-            top.close();
-            throw new IOException("this platform has no descriptor-relative directory access");
-        }
+        SecureDirectoryStream<Path> current = DescriptorAccess.open(trusted);
         try {
             for (Path name : trusted.relativize(dir)) {
                 if (name.toString().isEmpty()) {
@@ -261,10 +254,6 @@ final class SourceTree {
             current.close();
             throw e;
         }
-    }
-
-    private static BasicFileAttributes attributes(SecureDirectoryStream<Path> dir, Path name) throws IOException {
-        return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
     }
 
     private SandboxException changed(Entry file) {

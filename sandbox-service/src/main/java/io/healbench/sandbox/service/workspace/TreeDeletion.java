@@ -1,12 +1,10 @@
 package io.healbench.sandbox.service.workspace;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
-import java.nio.file.attribute.BasicFileAttributeView;
 
 /**
  * Deletes a directory tree that a sandboxed process may still be changing, without ever following a symlink: every
@@ -24,10 +22,7 @@ final class TreeDeletion {
             return;
         }
         if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-                if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
-                    throw new IOException("this platform has no descriptor-relative directory access: " + dir + " not deleted");
-                }
+            try (SecureDirectoryStream<Path> secure = DescriptorAccess.open(dir)) {
                 deleteContents(secure);
             }
         }
@@ -37,9 +32,7 @@ final class TreeDeletion {
     private static void deleteContents(SecureDirectoryStream<Path> dir) throws IOException {
         for (Path entry : dir) {
             Path name = entry.getFileName();
-            boolean directory = dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes().isDirectory();
-            if (directory) {
+            if (DescriptorAccess.attributes(dir, name).isDirectory()) {
                 try (SecureDirectoryStream<Path> child = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
                     deleteContents(child);
                 }
