@@ -124,7 +124,7 @@ class Runtime:
             if command == "probe":
                 with guard.internal():  # probes are not policy-checked (the fork isolates them)
                     result = run_probe(str(message.get("code", "")), frame, bool(message.get("inplace", False)),
-                                       self.spec.probe_timeout_s)
+                                       _probe_limit(message.get("timeout_s"), self.spec.probe_timeout_s))
                 self._send({"type": "probe_result", "id": message.get("id"), **result})
             elif command == "heal":
                 resume = str(message.get("resume") or "skip")
@@ -252,3 +252,10 @@ class Runtime:
         assert self.session is not None
         with guard.internal():  # healrt's own socket writes are not the program's network sends
             self.session.send(message)
+
+
+def _probe_limit(asked: Any, cap: float) -> float:
+    """A probe's own time limit: what the controller asked for, never more than the spec's cap (nor less than 0.1 s)."""
+    if isinstance(asked, bool) or not isinstance(asked, (int, float)) or asked <= 0:
+        return cap
+    return max(0.1, min(float(asked), cap))

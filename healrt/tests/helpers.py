@@ -40,8 +40,11 @@ class Controller(ControlServer):
                 assert message["id"] == command["id"]
                 return message
 
-    def probe(self, code: str, inplace: bool = False) -> dict[str, Any]:
-        return self.request({"cmd": "probe", "id": f"p{len(self.messages)}", "code": code, "inplace": inplace})
+    def probe(self, code: str, inplace: bool = False, timeout_s: float | None = None) -> dict[str, Any]:
+        command: dict[str, Any] = {"cmd": "probe", "id": f"p{len(self.messages)}", "code": code, "inplace": inplace}
+        if timeout_s is not None:
+            command["timeout_s"] = timeout_s
+        return self.request(command)
 
     def heal(self, code: str, resume: str = "skip") -> dict[str, Any]:
         return self.request({"cmd": "heal", "id": f"h{len(self.messages)}", "code": code, "resume": resume})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from conftest import project_line
@@ -97,6 +98,20 @@ def test_fork_probe_leaves_live_state_untouched(project):
     run_healrt(project("test_skip", guard={"mode": "off"}), ctl)
     assert values == ["4", "3", "4", "4"]
     assert ctl.outcome["proceeded"] is True and ctl.outcome["passed"] is False  # the in-place '9' counted
+
+
+def test_a_probe_keeps_its_own_shorter_time_limit(project):
+    probes: list[tuple[dict[str, Any], float]] = []
+
+    def on_crash(ctl: Controller, context: dict[str, Any]) -> None:
+        started = time.monotonic()
+        probes.append((ctl.probe("while True: pass", timeout_s=0.5), time.monotonic() - started))
+        ctl.heal("acc = float(acc)")
+    ctl = Controller(on_crash)
+    run_healrt(project("test_skip"), ctl)
+    (reply, took), = probes
+    assert reply["ok"] is False and "timed out" in reply["error"].lower(), reply
+    assert took < 10, f"the probe ran {took:.1f} s: its 0.5 s limit did not hold (the default is 20 s)"
 
 
 def test_an_inplace_probe_is_refused_while_the_guard_is_on(project):

@@ -1,19 +1,21 @@
 package io.healbench.cli;
 
 import io.healbench.common.dataset.Tier;
+import io.healbench.proto.agent.v1.CassetteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The parsed command line. Bad input is rejected with a message that says what is wrong.
  *
  * <pre>
  * healbench run [--instances a,b] [--subject S] [--tier real-bug|injected] [--limit N] [--seed S]
- *               [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N] [--parallel N]
- *               [--json] [--server host:port --token T]
+ *               [--agent rules|replay|healer|toolloop|mini] [--heals DIR] [--backbone B] [--llm-cassette DIR [--record]]
+ *               [--guard-mode enforce|observe|off] [--repeats N] [--parallel N] [--json] [--server host:port --token T]
  * </pre>
  *
  * @param subject a subject string ({@code debian-source:toolz@0.12.0}) or a code base ({@code toolz}); null for all
@@ -22,6 +24,7 @@ import java.util.List;
  * @param seed    picks the sample
  * @param heals   the replay agent's heal sets, an absolute directory (standalone mode only); null when not given
  * @param parallel attempts at once in standalone mode (default: the machine's cores)
+ * @param llm     the LLM agents' backbone, limits and cassette ({@link LlmOptions#NONE} for offline agents)
  */
 public record CliArguments(
         String command,
@@ -37,22 +40,39 @@ public record CliArguments(
         int parallel,
         boolean json,
         String server,
-        String token) {
+        String token,
+        LlmOptions llm) {
 
     /** Attempts at once in standalone mode; each holds a sandboxed interpreter, so more would only thrash. */
     static final int MAX_PARALLEL = 64;
 
+    /** The agents that talk to a model, and so need a backbone. */
+    static final List<String> LLM_AGENTS = List.of("healer", "toolloop", "mini");
+
     public static final String USAGE = """
             usage: healbench run [--instances ID,ID...] [--subject SUBJECT] [--tier real-bug|injected] [--limit N] [--seed S]
-                                 [--agent rules|replay] [--heals DIR] [--guard-mode enforce|observe|off] [--repeats N]
+                                 [--agent rules|replay|healer|toolloop|mini] [--heals DIR]
+                                 [--backbone NAME|PROVIDER:MODEL@URL [--price-in USD --price-out USD]] [--backbones FILE]
+                                 [--limits KEY=VALUE,...] [--run-cost-limit USD] [--llm-cassette DIR [--record|--record-missing]]
+                                 [--guard-mode enforce|observe|off] [--repeats N]
                                  [--parallel N] [--json] [--server HOST:PORT [--token TOKEN]]
+                   healbench agents [--backbones FILE]
+                   healbench llm-stub --script FILE [--port P] [--host H] [--latency-ms N]
               Selects a slice of the dataset: --instances, then --subject (a subject such as
               debian-source:toolz@0.12.0, or a code base such as toolz or cpython-stdlib) and --tier,
               then at most --limit instances (a sample fixed by --seed, default 0, when more match).
               --agent replay replays recorded heals from --heals DIR (DIR/<instance-id>.json, e.g.
               dataset/heals/unsafe-default); standalone mode only, --server workers have their own.
+              --agent healer|toolloop|mini needs --backbone: a name from the backbones file (--backbones,
+              $HEALBENCH_BACKBONES, else config/backbones.yaml) or openai:|anthropic:|gemini:MODEL@BASE-URL with
+              its key in $HEALBENCH_LLM_API_KEY (unpriced unless --price-in/--price-out, USD per million tokens).
+              --limits keys: %s (0: no limit);
+              --run-cost-limit caps the whole run's spend. --llm-cassette DIR replays the model traffic
+              recorded in DIR with no network; --record records it afresh, --record-missing records only
+              what DIR does not hold yet.
               Without --server, runs in standalone mode: all services in this process, --parallel attempts
-              at once (default: the number of cores); with --server each worker sets its own.""";
+              at once (default: the number of cores); with --server each worker sets its own."""
+            .formatted(LlmOptions.limitKeys());
 
     /** Thrown for a command line that cannot be run; its message is shown with the usage. */
     public static class UsageException extends RuntimeException {
@@ -83,6 +103,15 @@ public record CliArguments(
         boolean json = false;
         String server = null;
         String token = System.getenv("HEALBENCH_TOKEN");
+        String backbone = null;
+        String backbones = null;
+        double priceIn = 0;
+        double priceOut = 0;
+        Map<String, String> limits = Map.of();
+        double runCostLimit = 0;
+        String cassette = null;
+        CassetteMode cassetteMode = CassetteMode.CASSETTE_REPLAY;
+        boolean recordGiven = false;
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -140,6 +169,21 @@ public record CliArguments(
                 }
                 case "--server" -> server = value(args, ++i, arg);
                 case "--token" -> token = value(args, ++i, arg);
+                case "--backbone" -> backbone = value(args, ++i, arg);
+                case "--backbones" -> backbones = file(value(args, ++i, arg), arg);
+                case "--price-in" -> priceIn = amount(value(args, ++i, arg), arg);
+                case "--price-out" -> priceOut = amount(value(args, ++i, arg), arg);
+                case "--limits" -> limits = LlmOptions.parseLimits(value(args, ++i, arg));
+                case "--run-cost-limit" -> runCostLimit = amount(value(args, ++i, arg), arg);
+                case "--llm-cassette" -> cassette = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize().toString();
+                case "--record" -> {
+                    cassetteMode = CassetteMode.CASSETTE_RECORD;
+                    recordGiven = true;
+                }
+                case "--record-missing" -> {
+                    cassetteMode = CassetteMode.CASSETTE_RECORD_MISSING;
+                    recordGiven = true;
+                }
                 default -> throw new UsageException("unknown option '" + arg + "'");
             }
         }
@@ -151,8 +195,24 @@ public record CliArguments(
             throw new UsageException("--parallel works in standalone mode only: with --server each worker runs"
                     + " healbench.agent.max-concurrent-attempts attempts at once");
         }
+        boolean llmAgent = LLM_AGENTS.contains(agent);
+        if (llmAgent && backbone == null) {
+            throw new UsageException("--agent " + agent + " needs --backbone (see `healbench agents` for the configured ones)");
+        }
+        if (!llmAgent && (backbone != null || cassette != null || !limits.isEmpty() || runCostLimit > 0)) {
+            throw new UsageException("--backbone, --limits, --run-cost-limit and --llm-cassette are for the LLM agents ("
+                    + String.join(", ", LLM_AGENTS) + "), not --agent " + agent);
+        }
+        if (recordGiven && cassette == null) {
+            throw new UsageException("--record and --record-missing need --llm-cassette DIR");
+        }
+        if (cassette != null && !recordGiven && !Files.isDirectory(Path.of(cassette))) {
+            throw new UsageException("--llm-cassette " + cassette + " is not a directory to replay (add --record to make one)");
+        }
+        LlmOptions llm = llmAgent ? new LlmOptions(backbone, backbones, priceIn, priceOut, limits, runCostLimit, cassette,
+                cassette == null ? CassetteMode.CASSETTE_OFF : cassetteMode) : LlmOptions.NONE;
         return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, heals, guardMode,
-                repeats, parallel, json, server, token);
+                repeats, parallel, json, server, token, llm);
     }
 
     public boolean standalone() {
@@ -167,7 +227,7 @@ public record CliArguments(
     /** These arguments with the slice resolved to {@code ids}: no subject, tier or limit left to apply. */
     public CliArguments withInstances(List<String> ids) {
         return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, heals, guardMode, repeats, parallel, json, server,
-                token);
+                token, llm);
     }
 
     /** The command line that parses back to these arguments. */
@@ -189,6 +249,7 @@ public record CliArguments(
         if (heals != null) {
             args.addAll(List.of("--heals", heals));
         }
+        args.addAll(llm.toArgs());
         args.addAll(List.of("--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
         if (server == null) {
             args.addAll(List.of("--parallel", Integer.toString(parallel)));
@@ -220,6 +281,23 @@ public record CliArguments(
             throw new UsageException(option + " must name a directory, got '" + text + "'");
         }
         return dir.toString();
+    }
+
+    private static double amount(String text, String option) {
+        try {
+            return LlmOptions.amount(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + " " + e.getMessage());
+        }
+    }
+
+    /** An existing file, made absolute against the working directory it was typed in. */
+    private static String file(String text, String option) {
+        Path path = Path.of(text).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(path)) {
+            throw new UsageException(option + " must name a file, got '" + text + "'");
+        }
+        return path.toString();
     }
 
     private static String value(String[] args, int index, String option) {

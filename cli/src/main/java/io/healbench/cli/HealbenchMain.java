@@ -4,6 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
+import io.healbench.agent.llmstub.LlmStubCommand;
 import io.healbench.common.dataset.InstanceFormatException;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.runtime.Quarkus;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +25,14 @@ import java.util.concurrent.TimeUnit;
 public class HealbenchMain {
 
     public static void main(String... args) {
+        if (args.length > 0 && args[0].equals("llm-stub")) {
+            System.exit(LlmStubCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("agents")) {
+            System.exit(AgentsCommand.run(Arrays.copyOfRange(args, 1, args.length), home(), System.out, System.err));
+            return;
+        }
         CliArguments parsed;
         try {
             parsed = CliArguments.parse(args);
@@ -47,6 +57,11 @@ public class HealbenchMain {
             return;
         }
         System.out.println(slice.description());
+        int backboneReady = AgentsCommand.checkBackbone(parsed, home, System.err);
+        if (backboneReady != ExitStatus.COMPLETED) {
+            System.exit(backboneReady);
+            return;
+        }
         if (parsed.standalone()) {
             int ready = Preflight.check(home, slice.arguments().instanceIds());
             if (ready != ExitStatus.COMPLETED) {
@@ -91,6 +106,10 @@ public class HealbenchMain {
         if (args.heals() != null) {
             System.setProperty("healbench.agent.replay-dir", args.heals());
         }
+        // One backbones file for the run's check (bench) and its attempts (agent).
+        String backbones = args.llm().backbonesPath(home).toString();
+        System.setProperty("healbench.agent.backbones-file", backbones);
+        System.setProperty("healbench.bench.backbones-file", backbones);
         // --parallel attempts at once, each in a session of its own, each with its REFERENCE run recorded alongside;
         // the session limit leaves room for a closing session's successor.
         System.setProperty("healbench.agent.max-concurrent-attempts", Integer.toString(args.parallel()));

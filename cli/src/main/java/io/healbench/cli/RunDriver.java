@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.StatusRuntimeException;
+import com.google.protobuf.util.JsonFormat;
+import io.grpc.Status;
+import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
+import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.GuardDecision;
@@ -60,6 +64,7 @@ public final class RunDriver {
                 .setGuardMode(args.guardMode())
                 .setRepeats(args.repeats())
                 .setRequestId(UUID.randomUUID().toString())
+                .setAgentConfig(args.llm().toWire())
                 .build());
         showProgress(run);
         Iterator<Run> updates = bench.watchRun(WatchRunRequest.newBuilder().setName(run.getName()).build());
@@ -95,6 +100,12 @@ public final class RunDriver {
             line.put("passed", run.getPassed());
             line.put("trace_similarity", run.getTraceSimilarity());
             line.set("failures", json.valueToTree(summary.failures()));
+            AgentUsage usage = run.getUsage();
+            line.put("llm_calls", usage.getLlmCalls());
+            line.put("input_tokens", usage.getInputTokens());
+            line.put("cached_input_tokens", usage.getCachedInputTokens());
+            line.put("output_tokens", usage.getOutputTokens());
+            line.put("cost_usd", usage.getCostUsd());
             line.put("exit_code", exitStatus);
             line.put("report", report.toString());
             out.println(json.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(line));
@@ -130,8 +141,8 @@ public final class RunDriver {
     }
 
     private void printTable(List<Attempt> attempts) {
-        String format = "%-48s %-18s %-14s %-9s %-7s %-6s %-5s %-40s %s%n";
-        out.printf(format, "INSTANCE", "ERROR TYPE", "STATUS", "PROCEEDED", "PASSED", "HEALS", "TS", "GUARD", "REASON");
+        String format = "%-48s %-18s %-14s %-9s %-7s %-6s %-5s %-9s %-40s %s%n";
+        out.printf(format, "INSTANCE", "ERROR TYPE", "STATUS", "PROCEEDED", "PASSED", "HEALS", "TS", "COST", "GUARD", "REASON");
         for (Attempt a : attempts) {
             AttemptStatus status = AttemptStatus.of(a);
             out.printf(format, a.getInstanceId() + (a.getRepeat() > 0 ? "#" + a.getRepeat() : ""),
@@ -140,9 +151,18 @@ public final class RunDriver {
                     yesNo(a.getProceeded()), yesNo(a.getPassed()),
                     a.getHealsApplied() + "/" + (a.getHealsApplied() + a.getHealsRejected()),
                     String.format("%.2f", a.getTraceSimilarity()),
+                    cost(a.getUsage()),
                     guardSummary(a.getGuardDecisionsList()),
                     status.shortReason(REASON_WIDTH));
         }
+    }
+
+    /** An attempt's cost: {@code -} without model calls, {@code unpriced} when a call had no price. */
+    static String cost(AgentUsage usage) {
+        if (usage.getLlmCalls() == 0) {
+            return "-";
+        }
+        return usage.getPriced() ? String.format("$%.4f", usage.getCostUsd()) : "unpriced";
     }
 
     /** Counts decisions per stage and verdict, e.g. {@code gate accepted x3, gate rejected x1}. */
@@ -170,6 +190,9 @@ public final class RunDriver {
             report.put("heals", args.heals());
         }
         report.put("guard_mode", run.getGuardMode());
+        if (args.llm().given()) {
+            report.set("agent_config", json.readTree(JsonFormat.printer().preservingProtoFieldNames().print(run.getAgentConfig())));
+        }
         report.put("repeats", run.getRepeats());
         report.put("exit_code", exitStatus);
         if (args.standalone()) {
@@ -189,6 +212,13 @@ public final class RunDriver {
         summary.set("failures", json.valueToTree(runSummary.failures()));
         summary.set("by_status", json.valueToTree(runSummary.byStatus()));
         summary.set("first_reasons", json.valueToTree(runSummary.firstReasons()));
+        summary.set("usage", usage(run.getUsage()));
+        // What the agents did, like the reference's action analysis: actions of each kind over all attempts.
+        ObjectNode actions = summary.putObject("actions");
+        actions.put("probe", run.getUsage().getProbes());
+        actions.put("explore", run.getUsage().getExplores());
+        actions.put("heal", run.getUsage().getHeals());
+        actions.put("reraise", run.getUsage().getReraises());
         ArrayNode rows = report.putArray("attempts");
         for (Attempt a : attempts) {
             ObjectNode row = rows.addObject();
@@ -209,6 +239,7 @@ public final class RunDriver {
             row.put("exit_cause", a.getExitCause());
             row.put("detail", a.getDetail());
             row.put("wall_time_ms", a.getWallTimeMs());
+            row.set("usage", usage(a.getUsage()));
             ArrayNode decisions = row.putArray("guard_decisions");
             for (GuardDecision d : a.getGuardDecisionsList()) {
                 decisions.addObject().put("heal_point", d.getHealPoint()).put("stage", d.getStage())
@@ -217,10 +248,45 @@ public final class RunDriver {
             Path instanceDir = dir.resolve("instances").resolve(a.getInstanceId() + (a.getRepeat() > 0 ? "-r" + a.getRepeat() : ""));
             Files.createDirectories(instanceDir);
             json.writeValue(instanceDir.resolve("report.json").toFile(), row);
+            if (a.getUsage().getLlmCalls() > 0 || args.llm().given()) {
+                writeTrajectory(a, instanceDir);
+            }
         }
         Path file = dir.resolve("report.json");
         json.writeValue(file.toFile(), report);
         return file.toAbsolutePath();
+    }
+
+    private ObjectNode usage(AgentUsage usage) {
+        ObjectNode node = json.createObjectNode();
+        node.put("llm_calls", usage.getLlmCalls());
+        node.put("input_tokens", usage.getInputTokens());
+        node.put("cached_input_tokens", usage.getCachedInputTokens());
+        node.put("output_tokens", usage.getOutputTokens());
+        node.put("cost_usd", usage.getCostUsd());
+        node.put("priced", usage.getPriced());
+        node.put("probes", usage.getProbes());
+        node.put("explores", usage.getExplores());
+        node.put("heals", usage.getHeals());
+        node.put("reraises", usage.getReraises());
+        node.put("format_errors", usage.getFormatErrors());
+        node.set("heal_point_exits", json.valueToTree(usage.getHealPointExitsList()));
+        return node;
+    }
+
+    /** The attempt's trajectory as bench-service keeps it; an attempt that never reached its agent has none. */
+    private void writeTrajectory(Attempt attempt, Path instanceDir) throws IOException {
+        String trajectory;
+        try {
+            trajectory = bench.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder().setName(attempt.getName()).build())
+                    .getJson();
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+                return;
+            }
+            throw e;
+        }
+        Files.writeString(instanceDir.resolve("trajectory.json"), trajectory);
     }
 
     private static double rate(int count, int total) {

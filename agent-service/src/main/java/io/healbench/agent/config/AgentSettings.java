@@ -31,4 +31,10 @@ public interface AgentSettings {
 
     /** The {@code replay} agent's heal sets, one {@code <instance-id>.json} each; unset, that agent cannot run. */
     Optional<Path> replayDir();
+
+    /**
+     * The backbones file of the LLM agents (docs/agents.md, "Backbones"); unset or missing, only ad-hoc backbones
+     * ({@code <provider>:<model>@<base-url>}) can be named.
+     */
+    Optional<Path> backbonesFile();
 }

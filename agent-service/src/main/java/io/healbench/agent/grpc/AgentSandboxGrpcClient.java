@@ -4,6 +4,7 @@ import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.HealResume;
 import io.healbench.agent.service.AgentSandbox;
+import io.healbench.agent.service.SessionTools;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealRequest;
@@ -61,6 +62,11 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
                 .setResume(AgentSandboxProtoMapper.resume(resume))
                 .build();
         return AgentSandboxProtoMapper.healReply(call("Heal " + session, sandbox.heal(request)));
+    }
+
+    @Override
+    public SessionTools tools(String session) {
+        return new AgentSessionToolsGrpc(sandbox, session, settings.sandboxCallTimeout());
     }
 
     @Override

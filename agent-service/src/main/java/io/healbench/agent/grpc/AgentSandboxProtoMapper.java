@@ -33,8 +33,10 @@ final class AgentSandboxProtoMapper {
                 context.getInFunction(),
                 context.getFunctionSource(),
                 context.getTracebackList().stream()
-                        .map(frame -> new ObservedFrame(frame.getFile(), frame.getLine(), frame.getFunction()))
-                        .toList());
+                        .map(frame -> new ObservedFrame(frame.getFile(), frame.getLine(), frame.getFunction(),
+                                frame.getSourceLine()))
+                        .toList(),
+                context.getCallerSourcesList());
     }
 
     static AgentSessionOutcome outcome(Outcome outcome) {

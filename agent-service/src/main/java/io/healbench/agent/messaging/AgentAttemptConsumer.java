@@ -145,6 +145,7 @@ public class AgentAttemptConsumer {
 
     private static AttemptSpec toSpec(AttemptRequest request) {
         return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
-                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode());
+                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode(),
+                AgentConfigMapper.settings(request.getAgent(), request.getAgentConfig()));
     }
 }

@@ -57,7 +57,9 @@ public class AttemptEventPublisher {
                         .setWallTimeMs(result.wallTimeMs())
                         .setFailureClass(result.failureClass().wireName())
                         .setDetail(result.detail())
-                        .setTraceSimilarity(result.traceSimilarity()))
+                        .setTraceSimilarity(result.traceSimilarity())
+                        .setUsage(AgentConfigMapper.usage(result.usage()))
+                        .setTrajectoryJson(result.trajectoryJson()))
                 .build();
         return publish(event, "completed");
     }

@@ -19,6 +19,9 @@ public interface AgentSandbox {
     /** Submits a heal at the current crash. The sandbox gates it through guard-service itself. */
     HealReply heal(String session, String code, HealResume resume);
 
+    /** The session's probes and read-only views, for agents that look before they decide. */
+    SessionTools tools(String session);
+
     /** Lets the current crash's exception propagate. */
     void reraise(String session);
 

@@ -1,7 +1,8 @@
 package io.healbench.agent.service;
 
 /**
- * The end of one attempt. {@code retryable} marks an infrastructure failure that running the
+ * The end of one attempt, with what its agent used ({@code usage}) and its trajectory (empty for agents that keep
+ * none). {@code retryable} marks an infrastructure failure that running the
  * attempt again later may cure (the sandbox was unavailable or overloaded).
  */
 public record AttemptResult(
@@ -17,10 +18,12 @@ public record AttemptResult(
         AttemptFailureClass failureClass,
         String detail,
         boolean retryable,
-        double traceSimilarity) {
+        double traceSimilarity,
+        AgentUsage usage,
+        String trajectoryJson) {
 
     public AttemptResult withDetail(String newDetail) {
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
-                exitCause, wallTimeMs, failureClass, newDetail, retryable, traceSimilarity);
+                exitCause, wallTimeMs, failureClass, newDetail, retryable, traceSimilarity, usage, trajectoryJson);
     }
 }

@@ -48,43 +48,51 @@ public class AttemptRunner {
             tally.agentFailed("agent '" + spec.agent() + "' cannot run this attempt: " + e.getMessage());
             return tally.unfinished("not_started", elapsedMs(start), "");
         }
+        AgentEnding ending = new AgentEnding(agent.get(), spec.attemptId(), tally);
         String session;
         try {
             session = sandbox.create(spec);
         } catch (AgentSandboxFailure failure) {
-            endQuietly(agent.get(), spec.attemptId());  // the agent was told the attempt started
+            ending.end();  // the agent was told the attempt started
             tally.infrastructureFailed("cannot create a session: " + failure.getMessage(), failure.isTransient());
             return tally.unfinished("not_started", elapsedMs(start), "");
         }
         tally.sessionStarted(session);
         try {
             sessionStarted.accept(session);
-            return drive(spec, agent.get(), session, tally, start);
+            return drive(spec, agent.get(), session, tally, ending, start);
         } catch (AgentSandboxFailure failure) {
+            ending.end();
             tally.infrastructureFailed("the sandbox failed during " + session + ": " + failure.getMessage(),
                     failure.isTransient());
             return tally.unfinished("error", elapsedMs(start), "");
         } finally {
             closeQuietly(session);
-            endQuietly(agent.get(), spec.attemptId());
+            ending.end();
         }
     }
 
-    private AttemptResult drive(AttemptSpec spec, HealingAgent agent, String session, AttemptTally tally, long start) {
+    /** Every result is built after the agent handed back its record, so the result carries its usage. */
+    private AttemptResult drive(AttemptSpec spec, HealingAgent agent, String session, AttemptTally tally,
+            AgentEnding ending, long start) {
         long deadline = start + settings.attemptTimeout().toNanos();
         try (AgentSandbox.Watch watch = sandbox.watch(session)) {
             while (true) {
                 long remaining = deadline - System.nanoTime();
                 Optional<Signal> signal = remaining > 0 ? watch.next(Duration.ofNanos(remaining)) : Optional.empty();
                 if (signal.isEmpty()) {
+                    ending.end();
                     return tally.timedOut(elapsedMs(start));
                 }
                 if (signal.get() instanceof Signal.Crashed crashed) {
                     tally.crashed(crashed.crash());
-                    answer(spec, agent, session, crashed.crash(), tally, deadline);
+                    boolean healed = answer(spec, agent, session, crashed.crash(), tally, deadline);
+                    agent.healPointEnded(spec.attemptId(), crashed.crash().healPoint(), healed);
                 } else if (signal.get() instanceof Signal.Finished finished) {
+                    ending.end();
                     return tally.finished(finished.outcome());
                 } else if (signal.get() instanceof Signal.Ended ended) {
+                    ending.end();
                     String why = ended.failure() == null ? "completed" : "failed: " + ended.failure().getMessage();
                     tally.infrastructureFailed("the session's event stream " + why + " before FINISHED",
                             ended.failure() != null && ended.failure().isTransient());
@@ -94,15 +102,17 @@ public class AttemptRunner {
         }
     }
 
-    /** Settles one heal point: an applied heal, or a reraise. */
-    private void answer(AttemptSpec spec, HealingAgent agent, String session, CrashObservation crash,
+    /** Settles one heal point: an applied heal (true), or a reraise (false). */
+    private boolean answer(AttemptSpec spec, HealingAgent agent, String session, CrashObservation crash,
             AttemptTally tally, long deadline) {
         List<RejectedHeal> rejected = new ArrayList<>();
+        SessionTools tools = sandbox.tools(session);
+        int maxTries = spec.llm().healTries(settings.maxHealTries());
         int tries = 0;
         while (true) {
             AgentDecision decision;
             try {
-                decision = agent.decide(new HealPoint(spec.attemptId(), crash, rejected));
+                decision = agent.decide(new HealPoint(spec.attemptId(), crash, rejected, tools));
             } catch (RuntimeException e) {
                 LOG.warnf(e, "agent %s failed at heal point %d of %s", agent.name(), crash.healPoint(), session);
                 decision = null;
@@ -110,30 +120,30 @@ public class AttemptRunner {
             if (decision == null) {
                 tally.agentFailed("agent '" + agent.name() + "' produced no decision at heal point " + crash.healPoint());
                 sandbox.reraise(session);
-                return;
+                return false;
             }
             if (System.nanoTime() > deadline) {
                 tally.agentFailed("agent '" + agent.name() + "' decided after the attempt's budget ran out");
                 sandbox.reraise(session);
-                return;
+                return false;
             }
             if (decision instanceof Reraise reraise) {
                 LOG.debugf("heal point %d of %s reraised: %s", crash.healPoint(), session, reraise.reason());
                 sandbox.reraise(session);
-                return;
+                return false;
             }
             Heal heal = (Heal) decision;
             HealReply reply = sandbox.heal(session, heal.code(), heal.resume());
             tries++;
             if (reply.applied()) {
                 tally.healApplied();
-                return;
+                return true;
             }
             tally.healRejected();
             rejected.add(new RejectedHeal(heal.code(), reply.reason()));
-            if (tries >= settings.maxHealTries() || System.nanoTime() > deadline) {
+            if ((maxTries > 0 && tries >= maxTries) || System.nanoTime() > deadline) {
                 sandbox.reraise(session);
-                return;
+                return false;
             }
         }
     }
@@ -147,11 +157,29 @@ public class AttemptRunner {
         }
     }
 
-    private static void endQuietly(HealingAgent agent, String attemptId) {
-        try {
-            agent.attemptEnded(attemptId);
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "agent %s failed to drop the history of attempt %s", agent.name(), attemptId);
+    /** Tells the agent its attempt ended, once, and keeps what it hands back in the tally. */
+    private static final class AgentEnding {
+        private final HealingAgent agent;
+        private final String attemptId;
+        private final AttemptTally tally;
+        private boolean ended;
+
+        AgentEnding(HealingAgent agent, String attemptId, AttemptTally tally) {
+            this.agent = agent;
+            this.attemptId = attemptId;
+            this.tally = tally;
+        }
+
+        void end() {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            try {
+                tally.agentRecorded(agent.attemptEnded(attemptId));
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "agent %s failed to end attempt %s", agent.name(), attemptId);
+            }
         }
     }
 

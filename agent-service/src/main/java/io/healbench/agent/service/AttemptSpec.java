@@ -1,10 +1,15 @@
 package io.healbench.agent.service;
 
+import io.healbench.agent.service.llm.LlmSettings;
 import java.util.Objects;
 
-/** One attempt to run: which instance, for which tenant and run, with which agent. */
+/**
+ * One attempt to run: which instance, for which tenant and run, with which agent; {@code llm} is the LLM agent's
+ * backbone, limits and cassette ({@link LlmSettings#NONE} for offline agents).
+ */
 public record AttemptSpec(
-        String tenant, String runId, String attemptId, String instanceId, int repeat, String agent, String guardMode) {
+        String tenant, String runId, String attemptId, String instanceId, int repeat, String agent, String guardMode,
+        LlmSettings llm) {
 
     public AttemptSpec {
         Objects.requireNonNull(tenant, "tenant");
@@ -13,6 +18,7 @@ public record AttemptSpec(
         requireText(instanceId, "instanceId");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(guardMode, "guardMode");
+        Objects.requireNonNull(llm, "llm");
     }
 
     private static void requireText(String value, String field) {

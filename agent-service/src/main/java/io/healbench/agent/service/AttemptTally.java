@@ -14,6 +14,7 @@ final class AttemptTally {
     private String infrastructureCause;
     private boolean retryable;
     private String agentCause;
+    private AgentRecord agentRecord = AgentRecord.NONE;
 
     void sessionStarted(String name) {
         session = name;
@@ -36,6 +37,14 @@ final class AttemptTally {
 
     int healsApplied() {
         return healsApplied;
+    }
+
+    /** The agent's usage and trajectory; a replay that diverged means the run is not the recorded one. */
+    void agentRecorded(AgentRecord record) {
+        agentRecord = record;
+        if (!record.divergence().isEmpty()) {
+            infrastructureFailed("replay_divergence: " + record.divergence(), false);
+        }
     }
 
     void infrastructureFailed(String cause, boolean mayRecover) {
@@ -102,6 +111,7 @@ final class AttemptTally {
         }
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected,
                 firstExceptionType, exitCause, wallTimeMs, failureClass, why == null ? "" : why,
-                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable, traceSimilarity);
+                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable, traceSimilarity, agentRecord.usage(),
+                agentRecord.trajectoryJson());
     }
 }

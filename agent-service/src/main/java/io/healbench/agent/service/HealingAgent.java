@@ -20,9 +20,18 @@ public interface HealingAgent {
     }
 
     /**
-     * The attempt is over (whatever its outcome): an agent that keeps a history per attempt (keyed by
-     * {@link HealPoint#attemptId()}) drops it here. Called once per run of an attempt; must not throw.
+     * The heal point is settled: {@code healed} when a heal was applied, false when the exception propagated (the
+     * agent reraised, or the runner did after refused heals). Must not throw.
      */
-    default void attemptEnded(String attemptId) {
+    default void healPointEnded(String attemptId, int healPoint, boolean healed) {
+    }
+
+    /**
+     * The attempt is over (whatever its outcome): an agent that keeps a history per attempt (keyed by
+     * {@link HealPoint#attemptId()}) drops it here and hands back its usage and trajectory. Called once per run of
+     * an attempt; must not throw.
+     */
+    default AgentRecord attemptEnded(String attemptId) {
+        return AgentRecord.NONE;
     }
 }

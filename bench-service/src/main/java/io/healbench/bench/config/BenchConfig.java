@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /** bench-service settings; all defaulted so the standalone CLI can embed the service without them. */
 @ConfigMapping(prefix = "healbench.bench")
@@ -21,6 +22,12 @@ public interface BenchConfig {
      */
     @WithDefault("2s")
     Duration watchPollInterval();
+
+    /**
+     * The LLM agents' backbones file (docs/agents.md, "Backbones"), the same the agent workers read: a run naming a
+     * backbone is checked against it before it starts. Unset or missing, only ad-hoc backbones can be named.
+     */
+    Optional<Path> backbonesFile();
 
     interface Auth {
         /**

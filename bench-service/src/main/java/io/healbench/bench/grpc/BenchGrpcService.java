@@ -6,7 +6,9 @@ import io.healbench.bench.service.BenchRunService;
 import io.healbench.bench.service.BenchRunSpec;
 import io.healbench.bench.service.BenchRunWatcher;
 import io.healbench.proto.bench.v1.BenchService;
+import io.healbench.proto.bench.v1.AttemptTrajectory;
 import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
@@ -39,7 +41,7 @@ public class BenchGrpcService implements BenchService {
         return call(() -> {
             BenchCaller caller = callers.runner();
             BenchRunSpec spec = new BenchRunSpec(request.getInstanceIdsList(), request.getAgent(), request.getGuardMode(),
-                    request.getRepeats(), request.getRequestId());
+                    request.getRepeats(), request.getRequestId(), BenchAgentConfigs.toDomain(request.getAgentConfig()));
             return runs.createRun(caller, spec).map(BenchProtoMapper::run);
         });
     }
@@ -66,6 +68,16 @@ public class BenchGrpcService implements BenchService {
             BenchCaller caller = callers.reader();
             return runs.listAttempts(caller, BenchResourceNames.runId(request.getParent()), request.getPageSize(),
                     request.getPageToken()).map(BenchProtoMapper::attempts);
+        });
+    }
+
+    @Override
+    public Uni<AttemptTrajectory> getAttemptTrajectory(GetAttemptTrajectoryRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.reader();
+            String[] ids = BenchResourceNames.attemptIds(request.getName());
+            return runs.trajectory(caller, ids[0], ids[1])
+                    .map(json -> AttemptTrajectory.newBuilder().setName(request.getName()).setJson(json).build());
         });
     }
 

@@ -5,6 +5,7 @@ import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.service.BenchAttemptPage;
 import io.healbench.bench.service.BenchIncomingEvent;
+import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
@@ -30,6 +31,18 @@ final class BenchProtoMapper {
                 .setPassed(run.passed)
                 .setAttemptsFailed(run.attemptsFailed)
                 .setTraceSimilarity(run.meanTraceSimilarity())
+                .setAgentConfig(BenchAgentConfigs.fromJson(run.agentConfig))
+                .setUsage(AgentUsage.newBuilder()
+                        .setLlmCalls((int) run.llmCalls)
+                        .setInputTokens(run.inputTokens)
+                        .setCachedInputTokens(run.cachedInputTokens)
+                        .setOutputTokens(run.outputTokens)
+                        .setCostUsd(run.costUsd)
+                        .setPriced(run.priced)
+                        .setProbes((int) run.probes)
+                        .setExplores((int) run.explores)
+                        .setHeals((int) run.heals)
+                        .setReraises((int) run.reraises))
                 .setCreateTime(timestamp(run.createTime))
                 .addAllInstanceIds(run.instanceIdList())
                 .build();
@@ -55,7 +68,20 @@ final class BenchProtoMapper {
                     .setExitCause(nullToEmpty(a.exitCause))
                     .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs)
-                    .setTraceSimilarity(a.traceSimilarity));
+                    .setTraceSimilarity(a.traceSimilarity)
+                    .setUsage(AgentUsage.newBuilder()
+                            .setLlmCalls(a.llmCalls)
+                            .setInputTokens(a.inputTokens)
+                            .setCachedInputTokens(a.cachedInputTokens)
+                            .setOutputTokens(a.outputTokens)
+                            .setCostUsd(a.costUsd)
+                            .setPriced(a.priced)
+                            .setProbes(a.probes)
+                            .setExplores(a.explores)
+                            .setHeals(a.heals)
+                            .setReraises(a.reraises)
+                            .setFormatErrors(a.formatErrors)
+                            .addAllHealPointExits(a.healPointExitList())));
         }
         return response.build();
     }

@@ -26,4 +26,15 @@ final class BenchResourceNames {
         }
         return name.substring(RUNS.length());
     }
+
+    /** The run and attempt ids of an attempt name; INVALID_ARGUMENT when it is not {@code runs/{run}/attempts/{attempt}}. */
+    static String[] attemptIds(String name) {
+        String[] parts = name == null ? new String[0] : name.split("/", -1);
+        if (parts.length != 4 || !parts[0].equals("runs") || parts[1].isEmpty() || !parts[2].equals("attempts")
+                || parts[3].isEmpty()) {
+            throw BenchException.invalidArgument("BAD_ATTEMPT_NAME",
+                    "expected an attempt name runs/{run}/attempts/{attempt}, got '" + name + "'");
+        }
+        return new String[] {parts[1], parts[3]};
+    }
 }

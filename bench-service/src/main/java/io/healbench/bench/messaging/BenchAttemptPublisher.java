@@ -2,6 +2,7 @@ package io.healbench.bench.messaging;
 
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.grpc.BenchAgentConfigs;
 import io.healbench.proto.events.v1.AttemptRequest;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,6 +46,7 @@ public class BenchAttemptPublisher {
                 .setRepeat(attempt.repeatIndex)
                 .setAgent(run.agent)
                 .setGuardMode(run.guardMode)
+                .setAgentConfig(BenchAgentConfigs.fromJson(run.agentConfig))
                 .build();
     }
 }

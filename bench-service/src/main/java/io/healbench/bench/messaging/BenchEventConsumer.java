@@ -4,7 +4,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.healbench.bench.service.BenchContexts;
 import io.healbench.bench.service.BenchEventIngestor;
+import io.healbench.bench.service.BenchAgentUsage;
 import io.healbench.bench.service.BenchIncomingEvent;
+import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.GuardDecisionEvent;
@@ -76,11 +78,22 @@ public class BenchEventConsumer {
                 String failureClass = c.getFailureClass().isEmpty() ? BenchIncomingEvent.Outcome.NONE : c.getFailureClass();
                 outcome = new BenchIncomingEvent.Outcome(c.getProceeded(), c.getPassed(), c.getHealPoints(),
                         c.getHealsApplied(), c.getHealsRejected(), c.getExceptionType(), c.getExitCause(),
-                        c.getWallTimeMs(), failureClass, c.getDetail(), c.getTraceSimilarity());
+                        c.getWallTimeMs(), failureClass, c.getDetail(), c.getTraceSimilarity(), usage(c.getUsage()),
+                        c.getTrajectoryJson());
             }
             default -> kind = BenchIncomingEvent.Kind.UNKNOWN;
         }
+        // The trajectory is kept once, on the attempt; the stored event keeps the rest.
+        AttemptEvent stored = event.hasCompleted()
+                ? event.toBuilder().setCompleted(event.getCompleted().toBuilder().clearTrajectoryJson()).build() : event;
         return new BenchIncomingEvent(event.getEventId(), event.getTenant(), event.getRunId(), event.getAttemptId(),
-                time, kind, JSON.print(event), outcome, decision);
+                time, kind, JSON.print(stored), outcome, decision);
+    }
+
+    private static BenchAgentUsage usage(AgentUsage u) {
+        return new BenchAgentUsage(u.getLlmCalls(), u.getInputTokens(), u.getCachedInputTokens(), u.getOutputTokens(),
+                u.getCostUsd(), u.getPriced() || u.getLlmCalls() == 0,
+                u.getProbes(), u.getExplores(), u.getHeals(), u.getReraises(), u.getFormatErrors(),
+                u.getHealPointExitsList());
     }
 }

@@ -8,11 +8,16 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.List;
 
 /** One (instance, repeat) of a run, and its outcome once it has ended. */
 @Entity
 @Table(name = "bench_attempt", indexes = @Index(name = "bench_attempt_run", columnList = "tenant, run_id"))
 public class BenchAttempt {
+
+    public List<String> healPointExitList() {
+        return healPointExits == null || healPointExits.isEmpty() ? List.of() : List.of(healPointExits.split(","));
+    }
 
     public enum State {
         QUEUED, RUNNING, COMPLETED, FAILED;
@@ -73,6 +78,45 @@ public class BenchAttempt {
     /** Trace similarity with the REFERENCE run (docs/trace-similarity.md); the default lets an existing table gain it. */
     @Column(name = "trace_similarity", columnDefinition = "double precision default 0 not null")
     public double traceSimilarity;
+
+    /** The agent's usage (docs/agents.md): model calls, tokens as reported, cost, actions; 0 for offline agents. */
+    @Column(name = "llm_calls", columnDefinition = "integer default 0 not null")
+    public int llmCalls;
+
+    @Column(name = "input_tokens", columnDefinition = "bigint default 0 not null")
+    public long inputTokens;
+
+    @Column(name = "cached_input_tokens", columnDefinition = "bigint default 0 not null")
+    public long cachedInputTokens;
+
+    @Column(name = "output_tokens", columnDefinition = "bigint default 0 not null")
+    public long outputTokens;
+
+    @Column(name = "cost_usd", columnDefinition = "double precision default 0 not null")
+    public double costUsd;
+
+    /** False when a call had no price (its cost is not known, not $0). */
+    @Column(columnDefinition = "boolean default true not null")
+    public boolean priced = true;
+
+    @Column(columnDefinition = "integer default 0 not null")
+    public int probes;
+
+    @Column(columnDefinition = "integer default 0 not null")
+    public int explores;
+
+    @Column(columnDefinition = "integer default 0 not null")
+    public int heals;
+
+    @Column(columnDefinition = "integer default 0 not null")
+    public int reraises;
+
+    @Column(name = "format_errors", columnDefinition = "integer default 0 not null")
+    public int formatErrors;
+
+    /** One exit status per heal point, comma-separated. */
+    @Column(name = "heal_point_exits", columnDefinition = "text")
+    public String healPointExits;
 
     @Column(name = "create_time", nullable = false)
     public Instant createTime;

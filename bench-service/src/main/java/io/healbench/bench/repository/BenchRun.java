@@ -74,6 +74,41 @@ public class BenchRun {
     @Column(name = "trace_similarity_sum", columnDefinition = "double precision default 0 not null")
     public double traceSimilaritySum;
 
+    /** The LLM agent's configuration (backbone, limits, cassette) as JSON; {@code {}} for offline agents. */
+    @Column(name = "agent_config", columnDefinition = "text default '{}' not null")
+    public String agentConfig = "{}";
+
+    /** Sums over every ended attempt of what its agent used, exactly as each reported it. */
+    @Column(name = "llm_calls", columnDefinition = "bigint default 0 not null")
+    public long llmCalls;
+
+    @Column(name = "input_tokens", columnDefinition = "bigint default 0 not null")
+    public long inputTokens;
+
+    @Column(name = "cached_input_tokens", columnDefinition = "bigint default 0 not null")
+    public long cachedInputTokens;
+
+    @Column(name = "output_tokens", columnDefinition = "bigint default 0 not null")
+    public long outputTokens;
+
+    @Column(name = "cost_usd", columnDefinition = "double precision default 0 not null")
+    public double costUsd;
+
+    @Column(columnDefinition = "boolean default true not null")
+    public boolean priced = true;
+
+    @Column(columnDefinition = "bigint default 0 not null")
+    public long probes;
+
+    @Column(columnDefinition = "bigint default 0 not null")
+    public long explores;
+
+    @Column(columnDefinition = "bigint default 0 not null")
+    public long heals;
+
+    @Column(columnDefinition = "bigint default 0 not null")
+    public long reraises;
+
     @Column(name = "create_time", nullable = false)
     public Instant createTime;
 

@@ -6,6 +6,8 @@ import io.healbench.bench.repository.BenchAttemptEventRepository;
 import io.healbench.bench.repository.BenchAttemptRepository;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
+import io.healbench.bench.repository.BenchTrajectory;
+import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,13 +30,15 @@ public class BenchEventIngestor {
     private final BenchAttemptRepository attempts;
     private final BenchRunRepository runs;
     private final BenchRunNotifier notifier;
+    private final BenchTrajectoryRepository trajectories;
 
     public BenchEventIngestor(BenchAttemptEventRepository events, BenchAttemptRepository attempts, BenchRunRepository runs,
-            BenchRunNotifier notifier) {
+            BenchRunNotifier notifier, BenchTrajectoryRepository trajectories) {
         this.events = events;
         this.attempts = attempts;
         this.runs = runs;
         this.notifier = notifier;
+        this.trajectories = trajectories;
     }
 
     /** Completes once the event is durably applied (or recognised as a duplicate, or rejected as unknown). */
@@ -94,15 +98,41 @@ public class BenchEventIngestor {
                 attempt.detail = outcome.detail();
                 attempt.wallTimeMs = outcome.wallTimeMs();
                 attempt.traceSimilarity = outcome.traceSimilarity();
+                BenchAgentUsage usage = outcome.usage();
+                attempt.llmCalls = usage.llmCalls();
+                attempt.inputTokens = usage.inputTokens();
+                attempt.cachedInputTokens = usage.cachedInputTokens();
+                attempt.outputTokens = usage.outputTokens();
+                attempt.costUsd = usage.costUsd();
+                attempt.priced = usage.priced();
+                attempt.probes = usage.probes();
+                attempt.explores = usage.explores();
+                attempt.heals = usage.heals();
+                attempt.reraises = usage.reraises();
+                attempt.formatErrors = usage.formatErrors();
+                attempt.healPointExits = String.join(",", usage.healPointExits());
                 attempt.endTime = event.time();
-                return updateRun(attempt, run -> count(run, attempt), now);
+                Uni<Void> kept = outcome.trajectoryJson().isEmpty() ? Uni.createFrom().voidItem()
+                        : trajectories.persist(BenchTrajectory.of(attempt, outcome.trajectoryJson())).replaceWithVoid();
+                return kept.chain(() -> updateRun(attempt, run -> count(run, attempt), now));
             default:
                 return Uni.createFrom().voidItem();
         }
     }
 
+    /** Usage is summed over every ended attempt, failed ones too: a call is paid for whoever is to blame. */
     private static void count(BenchRun run, BenchAttempt ended) {
         run.attemptsDone++;
+        run.llmCalls += ended.llmCalls;
+        run.inputTokens += ended.inputTokens;
+        run.cachedInputTokens += ended.cachedInputTokens;
+        run.outputTokens += ended.outputTokens;
+        run.costUsd += ended.costUsd;
+        run.priced &= ended.priced;
+        run.probes += ended.probes;
+        run.explores += ended.explores;
+        run.heals += ended.heals;
+        run.reraises += ended.reraises;
         if (ended.state == BenchAttempt.State.FAILED) {
             run.attemptsFailed++;
         } else {

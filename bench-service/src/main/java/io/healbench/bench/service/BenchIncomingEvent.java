@@ -36,10 +36,12 @@ public record BenchIncomingEvent(
 
     /**
      * How the attempt ended. {@code failureClass} is none, infrastructure, agent or grader; {@code traceSimilarity}
-     * is the healed run's trace similarity with the REFERENCE run (docs/trace-similarity.md).
+     * is the healed run's trace similarity with the REFERENCE run (docs/trace-similarity.md); {@code usage} and
+     * {@code trajectoryJson} are the agent's (empty for agents that keep no trajectory).
      */
     public record Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
-            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail, double traceSimilarity) {
+            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail, double traceSimilarity,
+            BenchAgentUsage usage, String trajectoryJson) {
 
         public static final String NONE = "none";
         public static final String INFRASTRUCTURE = "infrastructure";

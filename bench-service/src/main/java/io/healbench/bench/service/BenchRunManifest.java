@@ -34,6 +34,11 @@ public class BenchRunManifest {
         root.put("agent", spec.agent());
         root.put("guard_mode", spec.guardMode());
         root.put("repeats", spec.repeats());
+        try {
+            root.set("agent_config", json.readTree(spec.agentConfig().json()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an agent config is not JSON", e);
+        }
         ArrayNode list = root.putArray("instances");
         for (Instance instance : instances) {
             ObjectNode node = list.addObject();

@@ -8,6 +8,7 @@ import io.healbench.bench.repository.BenchAttemptEventRepository;
 import io.healbench.bench.repository.BenchAttemptRepository;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
+import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.healbench.common.dataset.Instance;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -39,10 +40,12 @@ public class BenchRunService {
     private final BenchAttemptPublisher publisher;
     private final BenchEventIngestor ingestor;
     private final BenchContexts contexts;
+    private final BenchBackbones backbones;
+    private final BenchTrajectoryRepository trajectories;
 
     public BenchRunService(BenchRunRepository runs, BenchAttemptRepository attempts, BenchAttemptEventRepository events,
             BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher, BenchEventIngestor ingestor,
-            BenchContexts contexts) {
+            BenchContexts contexts, BenchBackbones backbones, BenchTrajectoryRepository trajectories) {
         this.runs = runs;
         this.attempts = attempts;
         this.events = events;
@@ -51,6 +54,8 @@ public class BenchRunService {
         this.publisher = publisher;
         this.ingestor = ingestor;
         this.contexts = contexts;
+        this.backbones = backbones;
+        this.trajectories = trajectories;
     }
 
     /**
@@ -60,6 +65,7 @@ public class BenchRunService {
      */
     public Uni<BenchRun> createRun(BenchCaller caller, BenchRunSpec request) {
         BenchRunSpec spec = request.normalized();
+        backbones.check(spec.agentConfig());
         Uni<BenchRun> earlier = spec.requestId() == null
                 ? Uni.createFrom().nullItem()
                 : Panache.withSession(() -> runs.findByRequestId(caller.tenant(), spec.requestId()));
@@ -76,6 +82,7 @@ public class BenchRunService {
         run.state = BenchRun.State.PENDING;
         run.agent = spec.agent();
         run.guardMode = spec.guardMode();
+        run.agentConfig = spec.agentConfig().json();
         run.repeats = spec.repeats();
         run.requestId = spec.requestId();
         run.instanceIds = selected.stream().map(Instance::id).collect(Collectors.joining("\n"));
@@ -113,10 +120,18 @@ public class BenchRunService {
                 Instant.now().truncatedTo(ChronoUnit.MICROS), BenchIncomingEvent.Kind.COMPLETED,
                 "{\"source\":\"bench-service\",\"detail\":" + TextNode.valueOf(detail) + "}",
                 new BenchIncomingEvent.Outcome(false, false, 0, 0, 0, "", "not_started", 0,
-                        BenchIncomingEvent.Outcome.INFRASTRUCTURE, detail, 0.0),
+                        BenchIncomingEvent.Outcome.INFRASTRUCTURE, detail, 0.0, BenchAgentUsage.NONE, ""),
                 null);
         contexts.onFreshContext(() -> ingestor.ingest(event)).subscribe().with(done -> { },
                 error -> LOG.errorf("could not record that attempt %s was not queued: %s", attempt.id, error.toString()));
+    }
+
+    /** An attempt's trajectory, within the caller's tenant; NOT_FOUND when there is none (or no such attempt). */
+    public Uni<String> trajectory(BenchCaller caller, String runId, String attemptId) {
+        return Panache.withSession(() -> trajectories.findInTenant(caller.tenant(), attemptId))
+                .map(kept -> kept == null || !kept.runId.equals(runId) ? null : kept.json)
+                .onItem().ifNull().failWith(() -> new BenchException(BenchException.Kind.NOT_FOUND, "TRAJECTORY_NOT_FOUND",
+                        "attempt runs/" + runId + "/attempts/" + attemptId + " has no trajectory"));
     }
 
     public Uni<BenchRun> getRun(BenchCaller caller, String runId) {

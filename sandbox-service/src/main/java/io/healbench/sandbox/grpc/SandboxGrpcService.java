@@ -30,6 +30,7 @@ import io.quarkus.grpc.GrpcService;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /** gRPC adapter of the sandbox's sessions, repository view and reference runs: maps messages and errors, nothing else. */
@@ -71,7 +72,8 @@ public class SandboxGrpcService implements SandboxService {
     @Override
     @Blocking
     public Uni<ProbeResult> probe(ProbeRequest request) {
-        return call(() -> SandboxProtoMapper.probe(sessions.probe(request.getName(), request.getCode(), request.getInplace())));
+        return call(() -> SandboxProtoMapper.probe(sessions.probe(request.getName(), request.getCode(), request.getInplace(),
+                Duration.ofMillis(Math.round(request.getTimeoutSeconds() * 1000)))));
     }
 
     @Override

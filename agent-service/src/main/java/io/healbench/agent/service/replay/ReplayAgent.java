@@ -1,6 +1,7 @@
 package io.healbench.agent.service.replay;
 
 import io.healbench.agent.config.AgentSettings;
+import io.healbench.agent.service.AgentRecord;
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AttemptSpec;
@@ -72,7 +73,8 @@ public class ReplayAgent implements HealingAgent {
     }
 
     @Override
-    public void attemptEnded(String attemptId) {
+    public AgentRecord attemptEnded(String attemptId) {
         byAttempt.remove(attemptId);
+        return AgentRecord.NONE;
     }
 }

@@ -1,5 +1,6 @@
 package io.healbench.agent.service.rules;
 
+import io.healbench.agent.service.AgentRecord;
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
@@ -133,8 +134,9 @@ public class RulesAgent implements HealingAgent {
     }
 
     @Override
-    public void attemptEnded(String attemptId) {
+    public AgentRecord attemptEnded(String attemptId) {
         memories.remove(attemptId);
+        return AgentRecord.NONE;
     }
 
     /** The ordered plan for a crash seen for the first time: candidate heals, most specific first, then a reraise. */

@@ -9,6 +9,7 @@ import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AttemptSpec;
+import io.healbench.agent.service.llm.LlmSettings;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
 import io.healbench.agent.service.HealResume;
@@ -151,7 +152,7 @@ class ReplayAgentTest {
     }
 
     private static AttemptSpec spec(String attemptId, String instanceId) {
-        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, "enforce");
+        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, "enforce", LlmSettings.NONE);
     }
 
     private static HealPoint point(String attemptId, int healPoint) {

@@ -355,7 +355,8 @@ class RulesAgentTest {
                 : functionSource.strip().replaceFirst("^def\\s+(\\w+).*(?s).*", "$1");
         return new CrashObservation(healPoint, type, message, new ObservedStatement(source, kind, targets, line, FILE),
                 observed(locals), true, functionSource,
-                List.of(new ObservedFrame("/test/test_x.py", 30, "test_x"), new ObservedFrame(FILE, line, function)));
+                List.of(new ObservedFrame("/test/test_x.py", 30, "test_x", ""), new ObservedFrame(FILE, line, function, "")),
+                List.of());
     }
 
     private static CrashObservation rgbCrash(int healPoint, int line, String source, String target, String... locals) {

@@ -217,10 +217,18 @@ public class SandboxSessions {
         return session(name).watch();
     }
 
-    public ProbeOutcome probe(String name, String code, boolean inplace) {
+    /**
+     * Runs a probe under its own time limit: {@code timeout} zero means the configured probe limit, which also caps
+     * it (an agent may ask for less time, never more).
+     */
+    public ProbeOutcome probe(String name, String code, boolean inplace, Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new SandboxException(Kind.INVALID_ARGUMENT, "PROBE_TIMEOUT_INVALID", "timeout_seconds must not be negative");
+        }
         Session session = session(name);
         session.requireCrashed();
-        return session.probe(code, inplace, config.probeTimeout().plus(config.replyMargin()));
+        Duration limit = timeout.isZero() || timeout.compareTo(config.probeTimeout()) > 0 ? config.probeTimeout() : timeout;
+        return session.probe(code, inplace, limit, limit.plus(config.replyMargin()));
     }
 
     /** The heal path: HealCore gate first (a rejected heal never reaches the runtime), then the runtime. */

@@ -335,12 +335,14 @@ public final class Session {
         return current;
     }
 
-    public ProbeOutcome probe(String code, boolean inplace, Duration timeout) {
+    /** {@code limit} bounds the probe in the runtime; {@code replyTimeout} bounds the wait for its reply. */
+    public ProbeOutcome probe(String code, boolean inplace, Duration limit, Duration replyTimeout) {
         Map<String, Object> command = new LinkedHashMap<>();
         command.put("cmd", "probe");
         command.put("code", code);
         command.put("inplace", inplace);
-        return ((RuntimeMessage.ProbeReply) request(command, List.of(), timeout)).outcome();
+        command.put("timeout_s", limit.toMillis() / 1000.0);
+        return ((RuntimeMessage.ProbeReply) request(command, List.of(), replyTimeout)).outcome();
     }
 
     /** Sends the heal (which must have passed the gate already) and waits for its result. */

@@ -1,0 +1,51 @@
+package io.healbench.bench.grpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.healbench.bench.service.BenchAgentConfig;
+import io.healbench.bench.service.BenchException;
+import io.healbench.proto.agent.v1.AgentConfig;
+import io.healbench.proto.agent.v1.Limits;
+
+/**
+ * The run's {@code AgentConfig} between the wire and its stored JSON form: written once when the run is created,
+ * read back unchanged for every attempt and every view of the run.
+ */
+public final class BenchAgentConfigs {
+
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace()
+            .preservingProtoFieldNames();
+    private static final JsonFormat.Parser PARSER = JsonFormat.parser();
+
+    private BenchAgentConfigs() {
+    }
+
+    static BenchAgentConfig toDomain(AgentConfig config) {
+        if (config.getPriceInputPerMtok() < 0 || config.getPriceOutputPerMtok() < 0) {
+            throw BenchException.invalidArgument("BAD_PRICE", "prices must not be negative");
+        }
+        Limits limits = config.getLimits();
+        boolean limitsCost = limits.getCostUsdPerAttempt() > 0 || limits.getCostUsdPerHealPoint() > 0
+                || limits.getRunCostUsd() > 0;
+        try {
+            return new BenchAgentConfig(PRINTER.print(config), config.getBackbone(), config.getPriceInputPerMtok(),
+                    config.getPriceOutputPerMtok(), limitsCost);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("cannot print an AgentConfig", e);
+        }
+    }
+
+    /** The stored JSON back on the wire; a run stored before agent configs existed has none. */
+    public static AgentConfig fromJson(String json) {
+        AgentConfig.Builder builder = AgentConfig.newBuilder();
+        if (json == null || json.isBlank()) {
+            return builder.build();
+        }
+        try {
+            PARSER.merge(json, builder);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("a stored agent config is not an AgentConfig: " + e.getMessage(), e);
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,18 @@
+package io.healbench.bench.service;
+
+import java.util.List;
+
+/**
+ * What an attempt's agent used, as its worker reported it: model calls, tokens (input counting cached ones too),
+ * cost, whether every call was priced, its actions, and one exit status per heal point.
+ */
+public record BenchAgentUsage(
+        int llmCalls, long inputTokens, long cachedInputTokens, long outputTokens, double costUsd, boolean priced,
+        int probes, int explores, int heals, int reraises, int formatErrors, List<String> healPointExits) {
+
+    public static final BenchAgentUsage NONE = new BenchAgentUsage(0, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, List.of());
+
+    public BenchAgentUsage {
+        healPointExits = List.copyOf(healPointExits);
+    }
+}

@@ -1,0 +1,38 @@
+package io.healbench.bench.service;
+
+import io.healbench.bench.config.BenchConfig;
+import io.healbench.common.backbone.Backbone;
+import io.healbench.common.backbone.BackboneCatalog;
+import io.healbench.common.backbone.BackboneException;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Checks a run's backbone before any attempt is queued: it must be configured (or a well-formed ad-hoc one), and a
+ * run with a money limit needs a priced backbone, since an unpriced call must never be counted as costing $0.
+ */
+@ApplicationScoped
+public class BenchBackbones {
+
+    private final BenchConfig config;
+
+    public BenchBackbones(BenchConfig config) {
+        this.config = config;
+    }
+
+    void check(BenchAgentConfig agent) {
+        if (agent.backbone().isEmpty()) {
+            return;
+        }
+        Backbone backbone;
+        try {
+            BackboneCatalog catalog = config.backbonesFile().map(BackboneCatalog::load).orElseGet(BackboneCatalog::empty);
+            backbone = catalog.resolve(agent.backbone(), agent.priceInputPerMillion(), agent.priceOutputPerMillion());
+        } catch (BackboneException e) {
+            throw BenchException.invalidArgument("BACKBONE_INVALID", e.getMessage());
+        }
+        if (agent.limitsCost() && !backbone.priced()) {
+            throw BenchException.invalidArgument("UNPRICED_BACKBONE", "backbone " + backbone.name()
+                    + " has no prices, so a cost limit cannot hold: give it prices (or --price-in/--price-out) or drop the limit");
+        }
+    }
+}

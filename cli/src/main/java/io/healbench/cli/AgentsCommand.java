@@ -1,0 +1,103 @@
+package io.healbench.cli;
+
+import io.healbench.common.backbone.Backbone;
+import io.healbench.common.backbone.BackboneCatalog;
+import io.healbench.common.backbone.BackboneException;
+import io.healbench.proto.agent.v1.CassetteMode;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code healbench agents}: the agents this build runs and the configured backbones; and the check a run's backbone
+ * passes before anything starts (it resolves, a money limit has prices, a required key is set).
+ */
+final class AgentsCommand {
+
+    private static final Map<String, String> AGENTS = new LinkedHashMap<>();
+
+    static {
+        AGENTS.put("rules", "offline: writes HealCore heals from the live state with no model");
+        AGENTS.put("replay", "offline: replays recorded heals (--heals DIR)");
+        AGENTS.put("healer", "LLM, single shot: one prompt with the whole crash context, answers heal or reraise");
+        AGENTS.put("toolloop", "LLM, native tool calls over the whole action surface (probe, read, search, heal)");
+        AGENTS.put("mini", "LLM, the same loop with one fenced text action per reply, for models without tool calling");
+    }
+
+    private AgentsCommand() {
+    }
+
+    static int run(String[] args, Path home, PrintStream out, PrintStream err) {
+        LlmOptions options = LlmOptions.NONE;
+        if (args.length == 2 && args[0].equals("--backbones")) {
+            options = new LlmOptions(null, Path.of(args[1]).toAbsolutePath().toString(), 0, 0, Map.of(), 0, null,
+                    CassetteMode.CASSETTE_OFF);
+        } else if (args.length != 0) {
+            err.println("usage: healbench agents [--backbones FILE]");
+            return ExitStatus.USAGE;
+        }
+        out.println("AGENTS");
+        AGENTS.forEach((name, what) -> out.printf("  %-9s %s%n", name, what));
+        Path file = options.backbonesPath(home);
+        BackboneCatalog catalog;
+        try {
+            catalog = BackboneCatalog.load(file);
+        } catch (BackboneException e) {
+            err.println("healbench: " + e.getMessage());
+            return ExitStatus.NOT_READY;
+        }
+        out.println();
+        out.println("BACKBONES (" + file + ")");
+        String format = "  %-20s %-9s %-34s %-48s %-26s %s%n";
+        out.printf(format, "NAME", "PROVIDER", "MODEL", "BASE URL", "KEY", "PRICE IN/OUT PER MTOK");
+        for (Backbone backbone : catalog.all().values()) {
+            String key = "$" + backbone.apiKeyEnv() + (present(backbone.apiKeyEnv()) ? " (set)"
+                    : backbone.apiKeyRequired() ? " (unset)" : " (optional)");
+            out.printf(format, backbone.name(), backbone.provider().wireName(), backbone.model(), backbone.baseUrl(), key,
+                    backbone.prices().map(p -> String.format("$%.2f / $%.2f", p.inputPerMillion(), p.outputPerMillion()))
+                            .orElse("unpriced"));
+        }
+        out.println("  or ad hoc: --backbone openai|anthropic|gemini:MODEL@BASE-URL, key in $"
+                + BackboneCatalog.AD_HOC_KEY_ENV);
+        return ExitStatus.COMPLETED;
+    }
+
+    /**
+     * Refuses a run whose backbone cannot work before any attempt starts: an unknown one (usage), a cost limit on an
+     * unpriced one (usage), a required key that is unset (not ready).
+     */
+    static int checkBackbone(CliArguments args, Path home, PrintStream err) {
+        LlmOptions llm = args.llm();
+        if (!llm.given()) {
+            return ExitStatus.COMPLETED;
+        }
+        Backbone backbone;
+        try {
+            backbone = BackboneCatalog.load(llm.backbonesPath(home)).resolve(llm.backbone(), llm.priceIn(), llm.priceOut());
+        } catch (BackboneException e) {
+            err.println("healbench: " + e.getMessage());
+            return ExitStatus.USAGE;
+        }
+        boolean limitsCost = llm.runCostLimit() > 0 || llm.limits().containsKey("cost_usd")
+                || llm.limits().containsKey("cost_usd_per_heal_point");
+        if (limitsCost && !backbone.priced()) {
+            err.println("healbench: backbone " + backbone.name() + " is unpriced, so a cost limit cannot hold: give it prices"
+                    + " in the backbones file (or --price-in/--price-out) or drop the limit");
+            return ExitStatus.USAGE;
+        }
+        // A replay needs no key: it never reaches the provider. Remote workers read keys from their own environment.
+        boolean replaying = llm.cassetteMode() == CassetteMode.CASSETTE_REPLAY;
+        if (args.standalone() && !replaying && backbone.apiKeyRequired() && !present(backbone.apiKeyEnv())) {
+            err.println("healbench: backbone " + backbone.name() + " needs its API key in $" + backbone.apiKeyEnv()
+                    + ", which is not set");
+            return ExitStatus.NOT_READY;
+        }
+        return ExitStatus.COMPLETED;
+    }
+
+    private static boolean present(String variable) {
+        String value = System.getenv(variable);
+        return value != null && !value.isBlank();
+    }
+}
