@@ -61,9 +61,13 @@ public record Backbone(
         out.put("max_output_tokens", maxOutputTokens);
         out.put("timeout_s", timeout.toMillis() / 1000.0);
         out.put("max_retries", maxRetries);
-        prices.ifPresent(value -> out.put("prices_usd_per_mtok", Map.of(
-                "input", value.inputPerMillion(), "cached_input", value.cachedInputPerMillion(),
-                "output", value.outputPerMillion())));
+        prices.ifPresent(value -> {
+            Map<String, Object> perMillion = new LinkedHashMap<>();
+            perMillion.put("input", value.inputPerMillion());
+            perMillion.put("cached_input", value.cachedInputPerMillion());
+            perMillion.put("output", value.outputPerMillion());
+            out.put("prices_usd_per_mtok", perMillion);
+        });
         return out;
     }
 

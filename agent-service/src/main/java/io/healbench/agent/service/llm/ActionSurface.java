@@ -23,7 +23,7 @@ public final class ActionSurface {
     /** What an action produced: an observation for the agent, or a decision for the runner. */
     public record Result(String observation, AgentDecision decision) {
         static Result observed(String text) {
-            return new Result(ObservationCap.cap(text, ObservationCap.DEFAULT_CHARS), null);
+            return new Result(ObservationCap.cap(WorkspacePaths.relative(text), ObservationCap.DEFAULT_CHARS), null);
         }
 
         public boolean decided() {

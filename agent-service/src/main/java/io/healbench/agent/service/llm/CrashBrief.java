@@ -47,6 +47,6 @@ public final class CrashBrief {
             out.append("\nCaller ").append(i + 1).append(" (innermost first):\n")
                     .append(crash.callerSources().get(i).stripTrailing()).append('\n');
         }
-        return out.toString();
+        return WorkspacePaths.relative(out.toString());
     }
 }
