@@ -33,8 +33,8 @@ class CliArgumentsTest {
 
     @Test
     void readsEveryOption() {
-        CliArguments args = CliArguments.parse("run", "--instances", "a, b,,c", "--agent", "healer", "--guard-mode", "observe",
-                "--repeats", "3", "--json", "--server", "127.0.0.1:8104", "--token", "t");
+        CliArguments args = CliArguments.parse("run", "--instances", "a, b,,c", "--agent", "healer", "--backbone", "stub",
+                "--guard-mode", "observe", "--repeats", "3", "--json", "--server", "127.0.0.1:8104", "--token", "t");
         assertEquals(List.of("a", "b", "c"), args.instanceIds());
         assertEquals("healer", args.agent());
         assertEquals("observe", args.guardMode());
@@ -42,6 +42,29 @@ class CliArgumentsTest {
         assertTrue(args.json());
         assertFalse(args.standalone());
         assertEquals("t", args.token());
+        assertEquals("stub", args.llm().backbone());
+    }
+
+    @Test
+    void anLlmAgentNeedsABackboneAndItsOptionsAreChecked() {
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--agent", "toolloop"))
+                .getMessage().contains("needs --backbone"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--agent", "rules",
+                "--backbone", "stub")).getMessage().contains("are for the LLM agents"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--agent", "mini",
+                "--backbone", "stub", "--limits", "callz=3")).getMessage().contains("keys: calls"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--agent", "mini",
+                "--backbone", "stub", "--limits", "calls=-1")).getMessage().contains("must not be negative"));
+        assertTrue(assertThrows(CliArguments.UsageException.class, () -> CliArguments.parse("run", "--agent", "mini",
+                "--backbone", "stub", "--record")).getMessage().contains("need --llm-cassette"));
+        CliArguments args = CliArguments.parse("run", "--agent", "mini", "--backbone", "openai:m@http://h/v1",
+                "--price-in", "1.5", "--price-out", "6", "--limits", "calls=20,cost_usd=0.5", "--run-cost-limit", "3");
+        io.healbench.proto.agent.v1.AgentConfig wire = args.llm().toWire();
+        assertEquals(20, wire.getLimits().getCallsPerAttempt());
+        assertEquals(0.5, wire.getLimits().getCostUsdPerAttempt());
+        assertEquals(3.0, wire.getLimits().getRunCostUsd());
+        assertFalse(wire.getLimits().hasProbesPerAttempt(), "an unset limit stays unset, for the agent's default");
+        assertEquals(1.5, wire.getPriceInputPerMtok());
     }
 
     @Test
@@ -61,7 +84,8 @@ class CliArgumentsTest {
     @Test
     void argumentsRoundTripAndAResolvedSliceKeepsTheRest() {
         CliArguments args = CliArguments.parse("run", "--subject", "cpython-stdlib@3.11.7", "--tier", "injected", "--limit", "2",
-                "--seed", "4", "--agent", "healer", "--guard-mode", "off", "--repeats", "2", "--json", "--server", "h:1", "--token", "t");
+                "--seed", "4", "--agent", "healer", "--backbone", "stub", "--limits", "calls=5,format_errors=2",
+                "--run-cost-limit", "1.25", "--guard-mode", "off", "--repeats", "2", "--json", "--server", "h:1", "--token", "t");
         assertEquals(args, CliArguments.parse(args.toArgs()));
         CliArguments resolved = args.withInstances(List.of("x", "y"));
         assertEquals(List.of("x", "y"), resolved.instanceIds());
