@@ -1,5 +1,8 @@
 package io.healbench.cli;
 
+import io.healbench.bench.grpc.BenchAgentConfigs;
+import io.healbench.bench.service.BenchBackbones;
+import io.healbench.bench.service.BenchException;
 import io.healbench.common.backbone.Backbone;
 import io.healbench.common.backbone.BackboneCatalog;
 import io.healbench.common.backbone.BackboneException;
@@ -74,16 +77,11 @@ final class AgentsCommand {
         }
         Backbone backbone;
         try {
-            backbone = BackboneCatalog.load(llm.backbonesPath(home)).resolve(llm.backbone(), llm.priceIn(), llm.priceOut());
-        } catch (BackboneException e) {
+            // bench-service's own check, so the cli refuses exactly what the service would, before anything starts.
+            backbone = BenchBackbones.check(BenchAgentConfigs.toDomain(llm.toWire()),
+                    () -> BackboneCatalog.load(llm.backbonesPath(home)));
+        } catch (BenchException e) {
             err.println("healbench: " + e.getMessage());
-            return ExitStatus.USAGE;
-        }
-        boolean limitsCost = llm.runCostLimit() > 0 || llm.limits().containsKey("cost_usd")
-                || llm.limits().containsKey("cost_usd_per_heal_point");
-        if (limitsCost && !backbone.priced()) {
-            err.println("healbench: backbone " + backbone.name() + " is unpriced, so a cost limit cannot hold: give it prices"
-                    + " in the backbones file (or --price-in/--price-out) or drop the limit");
             return ExitStatus.USAGE;
         }
         // A replay needs no key: it never reaches the provider. Remote workers read keys from their own environment.

@@ -1,7 +1,6 @@
 package io.healbench.agent.grpc;
 
 import io.grpc.Status;
-import io.healbench.agent.service.AgentSandboxFailure;
 import io.healbench.agent.service.SessionTools;
 import io.healbench.proto.sandbox.v1.ListFilesRequest;
 import io.healbench.proto.sandbox.v1.ListFilesResponse;
@@ -83,8 +82,7 @@ final class AgentSessionToolsGrpc implements SessionTools {
             if (REFUSALS.contains(status.getCode())) {
                 throw new Refused(status.getDescription() == null ? status.getCode().name() : status.getDescription());
             }
-            AgentSandboxFailure failure = AgentSandboxCallFailures.of(what + " " + session, e);
-            throw failure;
+            throw AgentSandboxCallFailures.of(what + " " + session, e);
         }
     }
 }

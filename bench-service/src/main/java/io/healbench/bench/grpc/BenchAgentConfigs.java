@@ -20,7 +20,7 @@ public final class BenchAgentConfigs {
     private BenchAgentConfigs() {
     }
 
-    static BenchAgentConfig toDomain(AgentConfig config) {
+    public static BenchAgentConfig toDomain(AgentConfig config) {
         if (config.getPriceInputPerMtok() < 0 || config.getPriceOutputPerMtok() < 0) {
             throw BenchException.invalidArgument("BAD_PRICE", "prices must not be negative");
         }

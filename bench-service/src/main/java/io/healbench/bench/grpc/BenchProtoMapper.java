@@ -3,6 +3,7 @@ package io.healbench.bench.grpc;
 import com.google.protobuf.Timestamp;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.service.BenchAttemptPage;
 import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.proto.agent.v1.AgentUsage;
@@ -32,17 +33,7 @@ final class BenchProtoMapper {
                 .setAttemptsFailed(run.attemptsFailed)
                 .setTraceSimilarity(run.meanTraceSimilarity())
                 .setAgentConfig(BenchAgentConfigs.fromJson(run.agentConfig))
-                .setUsage(AgentUsage.newBuilder()
-                        .setLlmCalls((int) run.llmCalls)
-                        .setInputTokens(run.inputTokens)
-                        .setCachedInputTokens(run.cachedInputTokens)
-                        .setOutputTokens(run.outputTokens)
-                        .setCostUsd(run.costUsd)
-                        .setPriced(run.priced)
-                        .setProbes((int) run.probes)
-                        .setExplores((int) run.explores)
-                        .setHeals((int) run.heals)
-                        .setReraises((int) run.reraises))
+                .setUsage(usage(run.usage))
                 .setCreateTime(timestamp(run.createTime))
                 .addAllInstanceIds(run.instanceIdList())
                 .build();
@@ -69,21 +60,25 @@ final class BenchProtoMapper {
                     .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs)
                     .setTraceSimilarity(a.traceSimilarity)
-                    .setUsage(AgentUsage.newBuilder()
-                            .setLlmCalls(a.llmCalls)
-                            .setInputTokens(a.inputTokens)
-                            .setCachedInputTokens(a.cachedInputTokens)
-                            .setOutputTokens(a.outputTokens)
-                            .setCostUsd(a.costUsd)
-                            .setPriced(a.priced)
-                            .setProbes(a.probes)
-                            .setExplores(a.explores)
-                            .setHeals(a.heals)
-                            .setReraises(a.reraises)
-                            .setFormatErrors(a.formatErrors)
-                            .addAllHealPointExits(a.healPointExitList())));
+                    .setUsage(usage(a.usage).toBuilder().addAllHealPointExits(a.healPointExitList())));
         }
         return response.build();
+    }
+
+    private static AgentUsage usage(BenchUsage usage) {
+        return AgentUsage.newBuilder()
+                .setLlmCalls(Math.toIntExact(usage.llmCalls))
+                .setInputTokens(usage.inputTokens)
+                .setCachedInputTokens(usage.cachedInputTokens)
+                .setOutputTokens(usage.outputTokens)
+                .setCostUsd(usage.costUsd)
+                .setPriced(usage.priced)
+                .setProbes(Math.toIntExact(usage.probes))
+                .setExplores(Math.toIntExact(usage.explores))
+                .setHeals(Math.toIntExact(usage.heals))
+                .setReraises(Math.toIntExact(usage.reraises))
+                .setFormatErrors(Math.toIntExact(usage.formatErrors))
+                .build();
     }
 
     private static GuardDecision guardDecision(BenchIncomingEvent.GuardDecision decision) {

@@ -1,6 +1,7 @@
 package io.healbench.bench.repository;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -79,40 +80,9 @@ public class BenchAttempt {
     @Column(name = "trace_similarity", columnDefinition = "double precision default 0 not null")
     public double traceSimilarity;
 
-    /** The agent's usage (docs/agents.md): model calls, tokens as reported, cost, actions; 0 for offline agents. */
-    @Column(name = "llm_calls", columnDefinition = "integer default 0 not null")
-    public int llmCalls;
-
-    @Column(name = "input_tokens", columnDefinition = "bigint default 0 not null")
-    public long inputTokens;
-
-    @Column(name = "cached_input_tokens", columnDefinition = "bigint default 0 not null")
-    public long cachedInputTokens;
-
-    @Column(name = "output_tokens", columnDefinition = "bigint default 0 not null")
-    public long outputTokens;
-
-    @Column(name = "cost_usd", columnDefinition = "double precision default 0 not null")
-    public double costUsd;
-
-    /** False when a call had no price (its cost is not known, not $0). */
-    @Column(columnDefinition = "boolean default true not null")
-    public boolean priced = true;
-
-    @Column(columnDefinition = "integer default 0 not null")
-    public int probes;
-
-    @Column(columnDefinition = "integer default 0 not null")
-    public int explores;
-
-    @Column(columnDefinition = "integer default 0 not null")
-    public int heals;
-
-    @Column(columnDefinition = "integer default 0 not null")
-    public int reraises;
-
-    @Column(name = "format_errors", columnDefinition = "integer default 0 not null")
-    public int formatErrors;
+    /** The agent's usage; zeros for offline agents. */
+    @Embedded
+    public BenchUsage usage = new BenchUsage();
 
     /** One exit status per heal point, comma-separated. */
     @Column(name = "heal_point_exits", columnDefinition = "text")

@@ -1,6 +1,7 @@
 package io.healbench.bench.repository;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -78,36 +79,9 @@ public class BenchRun {
     @Column(name = "agent_config", columnDefinition = "text default '{}' not null")
     public String agentConfig = "{}";
 
-    /** Sums over every ended attempt of what its agent used, exactly as each reported it. */
-    @Column(name = "llm_calls", columnDefinition = "bigint default 0 not null")
-    public long llmCalls;
-
-    @Column(name = "input_tokens", columnDefinition = "bigint default 0 not null")
-    public long inputTokens;
-
-    @Column(name = "cached_input_tokens", columnDefinition = "bigint default 0 not null")
-    public long cachedInputTokens;
-
-    @Column(name = "output_tokens", columnDefinition = "bigint default 0 not null")
-    public long outputTokens;
-
-    @Column(name = "cost_usd", columnDefinition = "double precision default 0 not null")
-    public double costUsd;
-
-    @Column(columnDefinition = "boolean default true not null")
-    public boolean priced = true;
-
-    @Column(columnDefinition = "bigint default 0 not null")
-    public long probes;
-
-    @Column(columnDefinition = "bigint default 0 not null")
-    public long explores;
-
-    @Column(columnDefinition = "bigint default 0 not null")
-    public long heals;
-
-    @Column(columnDefinition = "bigint default 0 not null")
-    public long reraises;
+    /** Summed over every ended attempt, exactly as each reported it. */
+    @Embedded
+    public BenchUsage usage = new BenchUsage();
 
     @Column(name = "create_time", nullable = false)
     public Instant createTime;

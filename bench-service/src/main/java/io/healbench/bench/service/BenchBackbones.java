@@ -5,6 +5,7 @@ import io.healbench.common.backbone.Backbone;
 import io.healbench.common.backbone.BackboneCatalog;
 import io.healbench.common.backbone.BackboneException;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Supplier;
 
 /**
  * Checks a run's backbone before any attempt is queued: it must be configured (or a well-formed ad-hoc one), and a
@@ -20,13 +21,19 @@ public class BenchBackbones {
     }
 
     void check(BenchAgentConfig agent) {
-        if (agent.backbone().isEmpty()) {
-            return;
+        if (!agent.backbone().isEmpty()) {
+            check(agent, () -> config.backbonesFile().map(BackboneCatalog::load).orElseGet(BackboneCatalog::empty));
         }
+    }
+
+    /**
+     * The backbone an LLM agent's configuration names, from the catalog; INVALID_ARGUMENT when it is unknown or
+     * malformed ({@code BACKBONE_INVALID}) or when a money limit meets an unpriced backbone ({@code UNPRICED_BACKBONE}).
+     */
+    public static Backbone check(BenchAgentConfig agent, Supplier<BackboneCatalog> catalog) {
         Backbone backbone;
         try {
-            BackboneCatalog catalog = config.backbonesFile().map(BackboneCatalog::load).orElseGet(BackboneCatalog::empty);
-            backbone = catalog.resolve(agent.backbone(), agent.priceInputPerMillion(), agent.priceOutputPerMillion());
+            backbone = catalog.get().resolve(agent.backbone(), agent.priceInputPerMillion(), agent.priceOutputPerMillion());
         } catch (BackboneException e) {
             throw BenchException.invalidArgument("BACKBONE_INVALID", e.getMessage());
         }
@@ -34,5 +41,6 @@ public class BenchBackbones {
             throw BenchException.invalidArgument("UNPRICED_BACKBONE", "backbone " + backbone.name()
                     + " has no prices, so a cost limit cannot hold: give it prices (or --price-in/--price-out) or drop the limit");
         }
+        return backbone;
     }
 }

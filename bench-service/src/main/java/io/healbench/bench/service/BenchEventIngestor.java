@@ -7,6 +7,7 @@ import io.healbench.bench.repository.BenchAttemptRepository;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectory;
+import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -98,19 +99,8 @@ public class BenchEventIngestor {
                 attempt.detail = outcome.detail();
                 attempt.wallTimeMs = outcome.wallTimeMs();
                 attempt.traceSimilarity = outcome.traceSimilarity();
-                BenchAgentUsage usage = outcome.usage();
-                attempt.llmCalls = usage.llmCalls();
-                attempt.inputTokens = usage.inputTokens();
-                attempt.cachedInputTokens = usage.cachedInputTokens();
-                attempt.outputTokens = usage.outputTokens();
-                attempt.costUsd = usage.costUsd();
-                attempt.priced = usage.priced();
-                attempt.probes = usage.probes();
-                attempt.explores = usage.explores();
-                attempt.heals = usage.heals();
-                attempt.reraises = usage.reraises();
-                attempt.formatErrors = usage.formatErrors();
-                attempt.healPointExits = String.join(",", usage.healPointExits());
+                attempt.usage = usage(outcome.usage());
+                attempt.healPointExits = String.join(",", outcome.usage().healPointExits());
                 attempt.endTime = event.time();
                 Uni<Void> kept = outcome.trajectoryJson().isEmpty() ? Uni.createFrom().voidItem()
                         : trajectories.persist(BenchTrajectory.of(attempt, outcome.trajectoryJson())).replaceWithVoid();
@@ -120,19 +110,9 @@ public class BenchEventIngestor {
         }
     }
 
-    /** Usage is summed over every ended attempt, failed ones too: a call is paid for whoever is to blame. */
     private static void count(BenchRun run, BenchAttempt ended) {
         run.attemptsDone++;
-        run.llmCalls += ended.llmCalls;
-        run.inputTokens += ended.inputTokens;
-        run.cachedInputTokens += ended.cachedInputTokens;
-        run.outputTokens += ended.outputTokens;
-        run.costUsd += ended.costUsd;
-        run.priced &= ended.priced;
-        run.probes += ended.probes;
-        run.explores += ended.explores;
-        run.heals += ended.heals;
-        run.reraises += ended.reraises;
+        run.usage.add(ended.usage);
         if (ended.state == BenchAttempt.State.FAILED) {
             run.attemptsFailed++;
         } else {
@@ -141,6 +121,22 @@ public class BenchEventIngestor {
             run.traceSimilaritySum += ended.traceSimilarity;
         }
         run.state = run.attemptsDone >= run.attemptsTotal ? BenchRun.State.SUCCEEDED : BenchRun.State.RUNNING;
+    }
+
+    private static BenchUsage usage(BenchAgentUsage reported) {
+        BenchUsage usage = new BenchUsage();
+        usage.llmCalls = reported.llmCalls();
+        usage.inputTokens = reported.inputTokens();
+        usage.cachedInputTokens = reported.cachedInputTokens();
+        usage.outputTokens = reported.outputTokens();
+        usage.costUsd = reported.costUsd();
+        usage.priced = reported.priced();
+        usage.probes = reported.probes();
+        usage.explores = reported.explores();
+        usage.heals = reported.heals();
+        usage.reraises = reported.reraises();
+        usage.formatErrors = reported.formatErrors();
+        return usage;
     }
 
     private Uni<Void> updateRun(BenchAttempt attempt, Consumer<BenchRun> change, Instant now) {
