@@ -22,6 +22,8 @@ import java.util.Optional;
  */
 final class LlmAttempt {
 
+    private static final int CHARS_PER_TOKEN_AT_MOST = 3;
+
     final Backbone backbone;
     final ChatModel model;
     final Budget budget;
@@ -29,7 +31,11 @@ final class LlmAttempt {
     final List<ChatMessage> messages = new ArrayList<>();
     private final Optional<Cassette> cassette;
     private final ActionFormat format;
+    /** What every request carries besides the conversation: the tools offered, as characters. */
+    private final long toolChars;
     private long conversationChars;
+    /** The provider's input tokens per character of the last request; 0 before the first call. */
+    private double observedTokensPerChar;
 
     int steps;
     private int calls;
@@ -55,13 +61,14 @@ final class LlmAttempt {
     private String divergence = "";
 
     LlmAttempt(Backbone backbone, ChatModel model, Budget budget, Trajectory trajectory, Optional<Cassette> cassette,
-            ActionFormat format, String systemPrompt) {
+            ActionFormat format, String systemPrompt, long toolChars) {
         this.backbone = backbone;
         this.model = model;
         this.budget = budget;
         this.trajectory = trajectory;
         this.cassette = cassette;
         this.format = format;
+        this.toolChars = toolChars;
         add(SystemMessage.from(systemPrompt));
         trajectory.system(systemPrompt);
     }
@@ -93,12 +100,21 @@ final class LlmAttempt {
         conversationChars += message.toString().length();
     }
 
-    /** About four characters per token: the budget's estimate of the next call's input. */
+    /**
+     * The budget's estimate of the next call's input tokens. It must not fall short, or a cost cap is passed: the
+     * request's characters (conversation and tools) at the ratio the provider reported for the last request, and
+     * never at fewer tokens than one per {@value #CHARS_PER_TOKEN_AT_MOST} characters (code and JSON tokenize densely).
+     */
     long estimatedInputTokens() {
-        return conversationChars / 4 + 1;
+        double perChar = Math.max(observedTokensPerChar, 1.0 / CHARS_PER_TOKEN_AT_MOST);
+        return (long) Math.ceil((conversationChars + toolChars) * perChar) + 1;
     }
 
     void charged(CallUsage usage) {
+        // Called before the reply joins the conversation: the characters are those of the request just answered.
+        if (usage.inputTokens() > 0) {
+            observedTokensPerChar = (double) usage.inputTokens() / (conversationChars + toolChars);
+        }
         calls++;
         inputTokens += usage.inputTokens();
         cachedInputTokens += usage.cachedInputTokens();

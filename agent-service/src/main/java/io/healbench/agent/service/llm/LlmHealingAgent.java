@@ -1,6 +1,7 @@
 package io.healbench.agent.service.llm;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.http.client.HttpClientBuilder;
 import dev.langchain4j.http.client.jdk.JdkHttpClientBuilder;
@@ -46,6 +47,9 @@ public abstract class LlmHealingAgent implements HealingAgent {
     private final RunSpend runSpend;
     private final Function<String, String> environment;
     private final Map<String, LlmAttempt> attempts = new ConcurrentHashMap<>();
+    /** The same for every call and attempt of this agent, so made once. */
+    private final List<ToolSpecification> specifications;
+    private final String systemPrompt;
 
     protected LlmHealingAgent(Profile profile, Supplier<BackboneCatalog> backbones, RunSpend runSpend,
             Function<String, String> environment) {
@@ -53,6 +57,9 @@ public abstract class LlmHealingAgent implements HealingAgent {
         this.backbones = backbones;
         this.runSpend = runSpend;
         this.environment = environment;
+        this.specifications = profile.format().specifications(profile.tools());
+        this.systemPrompt = Prompts.render(profile.systemPrompt(),
+                Map.of("actions", profile.format().instructions(profile.tools())));
     }
 
     @Override
@@ -78,11 +85,9 @@ public abstract class LlmHealingAgent implements HealingAgent {
         // A replay never reaches the provider, so it needs no key (and must not demand one).
         Function<String, String> keys = llm.cassetteMode() == CassetteMode.REPLAY ? name -> ChatModels.PLACEHOLDER_KEY
                 : environment;
-        String system = Prompts.render(profile.systemPrompt(),
-                Map.of("actions", profile.format().instructions(profile.tools())));
         attempts.put(spec.attemptId(), new LlmAttempt(backbone, ChatModels.build(backbone, http, keys), budget,
                 new Trajectory(spec.attemptId(), profile.name(), backbone, llm.limits()), cassette, profile.format(),
-                system));
+                systemPrompt, specifications.toString().length()));
     }
 
     @Override
@@ -105,7 +110,7 @@ public abstract class LlmHealingAgent implements HealingAgent {
             ChatResponse response;
             try {
                 response = attempt.model.chat(ChatRequest.builder().messages(attempt.messages)
-                        .toolSpecifications(profile.format().specifications(profile.tools())).build());
+                        .toolSpecifications(specifications).build());
             } catch (RuntimeException e) {
                 Optional<CassetteDivergenceException> divergence = divergenceIn(e);
                 if (divergence.isPresent()) {
