@@ -27,18 +27,18 @@ ROOT = Path(__file__).resolve().parents[1]
 LAUNCHER = ROOT / "healbench"
 
 
-def run(options: list[str], parallel: int) -> tuple[float, dict[str, Any]]:
-    """One main-job run; its wall time in seconds and its --json summary line."""
+def run(options: list[str], parallel: int, label: str = "parallel_runs") -> tuple[float, dict[str, Any]]:
+    """One main-job run; its wall time in seconds and its --json summary line. `label` starts its progress lines."""
     command = [str(LAUNCHER), "run", "--json", "--parallel", str(parallel), *options]
-    print(f"parallel_runs: {' '.join(command[1:])}", file=sys.stderr, flush=True)
+    print(f"{label}: {' '.join(command[1:])}", file=sys.stderr, flush=True)
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     seconds = time.monotonic() - started
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     if not lines or not lines[-1].startswith("{"):
-        sys.exit(f"parallel_runs: the run at --parallel {parallel} ended with exit {done.returncode} and no summary line")
+        sys.exit(f"{label}: the run at --parallel {parallel} ended with exit {done.returncode} and no summary line")
     summary = json.loads(lines[-1])
-    print(f"parallel_runs: --parallel {parallel}: {seconds:.1f} s, exit {done.returncode}, "
+    print(f"{label}: --parallel {parallel}: {seconds:.1f} s, exit {done.returncode}, "
           f"{summary['attempts']} attempts, proceeded {summary['proceeded']}, failures {summary['failures']}",
           file=sys.stderr, flush=True)
     return seconds, summary
