@@ -11,12 +11,17 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import io.healbench.agent.llmstub.LlmStubScript;
+import io.healbench.agent.llmstub.LlmStubServer;
 import io.healbench.auth.ServiceTokens;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.InstanceCatalog;
+import io.healbench.proto.agent.v1.AgentConfig;
+import io.healbench.proto.agent.v1.CassetteMode;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
@@ -26,6 +31,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -60,7 +66,11 @@ class DistributedRunIT {
     private static final List<ServiceProcess> SERVICES = new ArrayList<>();
     /** The deployment's service-token key, as a Kubernetes Secret would give it to every service. */
     private static final byte[] SERVICE_KEY = ServiceTokens.randomKey();
+    /** An LLM provider key in every service's environment: it must end up in no row and no log. */
+    private static final String LLM_KEY = "sk-healbench-distributed-" + UUID.randomUUID();
     private static ManagedChannel channel;
+    /** The scripted provider the toolloop run talks to, through the backbones file bench and agent read. */
+    private static LlmStubServer llm;
 
     @BeforeAll
     static void startDeployment() throws Exception {
@@ -68,18 +78,32 @@ class DistributedRunIT {
         ProcessRunner.Result keycloak = ProcessRunner.run(List.of("bash", root.resolve("deploy/local/keycloak.sh").toString(), "start"),
                 Map.of(), root, 600);
         assertEquals(0, keycloak.exitCode(), "Keycloak did not start:\n" + keycloak.stdout() + keycloak.stderr());
+        llm = LlmStubServer.start(LlmStubScript.load(root.resolve("scripts/llm-stub/toolloop-heal.yaml")), "127.0.0.1", 0, null);
+        Path backbones = Files.createTempFile("healbench-backbones", ".yaml");
+        Files.writeString(backbones, """
+                backbones:
+                  stub:
+                    provider: openai
+                    model: stub-model
+                    base_url: %s
+                    api_key_env: HEALBENCH_IT_LLM_KEY
+                    max_output_tokens: 512
+                    max_retries: 0
+                    prices: {input: 1.0, output: 4.0}
+                """.formatted(llm.openAiBaseUrl()));
         // Start order follows the call graph so each client finds its server; the agent declares its work queue
         // before bench-service publishes to it.
         start(root, "guard-service", 8101, Map.of());
         start(root, "sandbox-service", 8102, Map.of());
-        start(root, "agent-service", 8103, Map.of());
-        start(root, "bench-service", 8104, Map.of());
+        start(root, "agent-service", 8103, Map.of("healbench.agent.backbones-file", backbones.toString()));
+        start(root, "bench-service", 8104, Map.of("healbench.bench.backbones-file", backbones.toString()));
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", 8104).usePlaintext().build();
     }
 
     private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
         ServiceProcess service = ServiceProcess.start(root, module, port, properties,
-                Map.of("HEALBENCH_SERVICE_AUTH_KEY", Base64.getEncoder().encodeToString(SERVICE_KEY)));
+                Map.of("HEALBENCH_SERVICE_AUTH_KEY", Base64.getEncoder().encodeToString(SERVICE_KEY),
+                        "HEALBENCH_IT_LLM_KEY", LLM_KEY));
         SERVICES.add(service);
         service.awaitReady(Duration.ofSeconds(180));
     }
@@ -91,6 +115,9 @@ class DistributedRunIT {
         }
         for (int i = SERVICES.size() - 1; i >= 0; i--) {
             SERVICES.get(i).close();
+        }
+        if (llm != null) {
+            llm.close();
         }
     }
 
@@ -141,6 +168,84 @@ class DistributedRunIT {
             // reach bench-service through RabbitMQ, since each runs in its own process.
             assertTrue(kinds.containsAll(Set.of("started", "completed", "heal_applied", "guard_decision")), kinds.toString());
         }
+    }
+
+    /**
+     * An LLM agent's run through the whole deployment: toolloop over the scripted provider, its trajectory stored by
+     * bench-service and served by GetAttemptTrajectory. The provider key sat in every service's environment; no row
+     * of any table and no service's log holds it.
+     */
+    @Test
+    void anLlmRunKeepsItsTrajectoryAndItsKeyIsInNoRowAndNoLog() throws Exception {
+        List<String> ids = ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 2);
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        int served = llm.requestsServed();
+        Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("toolloop")
+                .setAgentConfig(AgentConfig.newBuilder().setBackbone("stub").setCassetteMode(CassetteMode.CASSETTE_OFF))
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+        List<Run> streamed = new ArrayList<>();
+        alice.withDeadlineAfter(10, TimeUnit.MINUTES).watchRun(WatchRunRequest.newBuilder().setName(created.getName())
+                .build()).forEachRemaining(streamed::add);
+        Run last = streamed.get(streamed.size() - 1);
+        assertEquals(Run.State.SUCCEEDED, last.getState(), streamed.toString());
+        assertTrue(last.getUsage().getLlmCalls() > 0 && last.getUsage().getCostUsd() > 0, last.getUsage().toString());
+        assertEquals(last.getUsage().getLlmCalls(), llm.requestsServed() - served, "every call the run counts reached the model");
+
+        for (Attempt attempt : alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
+                .getAttemptsList()) {
+            String trajectory = alice.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder()
+                    .setName(attempt.getName()).build()).getJson();
+            assertEquals("ATIF-v1.4", new ObjectMapper().readTree(trajectory).path("schema_version").asText(),
+                    attempt.getName() + ": " + trajectory.substring(0, Math.min(300, trajectory.length())));
+            assertTrue(attempt.getUsage().getLlmCalls() > 0, attempt.toString());
+        }
+
+        List<String> leaks = new ArrayList<>();
+        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rows = db.createStatement().executeQuery(
+                    "select quote_ident(table_schema) || '.' || quote_ident(table_name) from information_schema.tables"
+                            + " where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')")) {
+                while (rows.next()) {
+                    tables.add(rows.getString(1));
+                }
+            }
+            assertTrue(tables.stream().anyMatch(t -> t.endsWith("bench_trajectory")), "the trajectories' table is searched: " + tables);
+            for (String table : tables) {
+                // Each row as its whole text form: every column, whatever its type.
+                try (PreparedStatement query = db.prepareStatement("select count(*) from " + table + " t where strpos(t::text, ?) > 0")) {
+                    query.setString(1, LLM_KEY);
+                    try (ResultSet rows = query.executeQuery()) {
+                        rows.next();
+                        if (rows.getLong(1) > 0) {
+                            leaks.add(table);
+                        }
+                    }
+                }
+            }
+        }
+        for (ServiceProcess service : SERVICES) {
+            if (service.logContains(LLM_KEY)) {
+                leaks.add(service + " log");
+            }
+        }
+        assertTrue(llm.requestBodies().stream().noneMatch(body -> body.contains(LLM_KEY)), "no request body carries the key");
+        assertEquals(List.of(), leaks, "the key leaked");
+    }
+
+    /** bench-service refuses a money limit on an unpriced backbone before it makes the run: nothing is queued. */
+    @Test
+    void aCostLimitOnAnUnpricedBackboneIsRefusedBeforeTheRunIsMade() throws Exception {
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        int served = llm.requestsServed();
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
+                .addInstanceIds(ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1).get(0)).setAgent("toolloop")
+                .setAgentConfig(AgentConfig.newBuilder().setBackbone("openai:stub-model@" + llm.openAiBaseUrl())
+                        .setLimits(io.healbench.proto.agent.v1.Limits.newBuilder().setCostUsdPerAttempt(0.5)))
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
+        assertEquals("UNPRICED_BACKBONE", new Ended(e.getStatus(), e.getTrailers()).reason());
+        assertEquals(served, llm.requestsServed(), "no model call was made");
     }
 
     @Test

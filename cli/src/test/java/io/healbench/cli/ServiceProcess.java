@@ -69,6 +69,15 @@ final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + logTail());
     }
 
+    boolean logContains(String text) throws IOException {
+        return new String(Files.readAllBytes(log), java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
     String logTail() throws IOException {
         List<String> lines = Files.readAllLines(log);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
