@@ -6,9 +6,10 @@ import java.util.Optional;
 
 /**
  * The budgets of one attempt and of its current heal point, checked before every model call and every probe. A call
- * is allowed only if it cannot overshoot: its input is estimated from the conversation and its output is taken at the
- * backbone's maximum, so a limit stops the agent <em>before</em> the call that would pass it. A billed call counts
- * whether or not its reply could be parsed.
+ * is allowed only if it cannot overshoot: its input is bounded ({@link InputTokenBound}) and its output is taken at
+ * the backbone's maximum, so a limit stops the agent <em>before</em> the call that would pass it; against the run's
+ * limit the call reserves that worst case ({@link RunSpend}) until it returns. A billed call counts whether or not its
+ * reply could be parsed.
  */
 final class Budget {
 
@@ -33,6 +34,8 @@ final class Budget {
     private double healPointCost;
     private int healPointProbes;
     private int formatErrorsInARow;
+    /** What the call in flight holds of the run's cost limit, settled when it returns. */
+    private double reservedRunCost;
 
     Budget(Limits limits, Optional<Prices> prices, int maxOutputTokens, RunSpend runSpend, String runId) {
         this.limits = limits;
@@ -89,9 +92,13 @@ final class Budget {
             return limit(String.format("the next call could pass the heal point's cost limit of $%.4f",
                     limits.costUsdPerHealPoint()));
         }
-        if (limits.runCostUsd() > 0 && runSpend.spent(runId) + nextCost > limits.runCostUsd()) {
-            return limit(String.format("the next call could pass the run's cost limit of $%.4f ($%.4f spent)",
-                    limits.runCostUsd(), runSpend.spent(runId)));
+        // Last, so that a call refused for another reason holds nothing of the run's limit.
+        if (limits.runCostUsd() > 0) {
+            if (!runSpend.reserve(runId, nextCost, limits.runCostUsd())) {
+                return limit(String.format("the next call could pass the run's cost limit of $%.4f ($%.4f spent)",
+                        limits.runCostUsd(), runSpend.spent(runId)));
+            }
+            reservedRunCost = nextCost;
         }
         return Optional.empty();
     }
@@ -114,7 +121,14 @@ final class Budget {
         healPointTokens += usage.tokens();
         cost += usage.costUsd();
         healPointCost += usage.costUsd();
-        runSpend.add(runId, usage.costUsd());
+        runSpend.settle(runId, reservedRunCost, usage.costUsd());
+        reservedRunCost = 0;
+    }
+
+    /** The call allowed last failed with no usage reported: it releases what it held of the run's limit. */
+    void callFailed() {
+        runSpend.settle(runId, reservedRunCost, 0);
+        reservedRunCost = 0;
     }
 
     void probed() {

@@ -22,8 +22,6 @@ import java.util.Optional;
  */
 final class LlmAttempt {
 
-    private static final int CHARS_PER_TOKEN_AT_MOST = 3;
-
     final Backbone backbone;
     final ChatModel model;
     final Budget budget;
@@ -31,11 +29,7 @@ final class LlmAttempt {
     final List<ChatMessage> messages = new ArrayList<>();
     private final Optional<Cassette> cassette;
     private final ActionFormat format;
-    /** What every request carries besides the conversation: the tools offered, as characters. */
-    private final long toolChars;
-    private long conversationChars;
-    /** The provider's input tokens per character of the last request; 0 before the first call. */
-    private double observedTokensPerChar;
+    private final InputTokenBound inputBound;
 
     int steps;
     private int calls;
@@ -61,14 +55,14 @@ final class LlmAttempt {
     private String divergence = "";
 
     LlmAttempt(Backbone backbone, ChatModel model, Budget budget, Trajectory trajectory, Optional<Cassette> cassette,
-            ActionFormat format, String systemPrompt, long toolChars) {
+            ActionFormat format, String systemPrompt, String toolSpecifications) {
         this.backbone = backbone;
         this.model = model;
         this.budget = budget;
         this.trajectory = trajectory;
         this.cassette = cassette;
         this.format = format;
-        this.toolChars = toolChars;
+        this.inputBound = new InputTokenBound(toolSpecifications);
         add(SystemMessage.from(systemPrompt));
         trajectory.system(systemPrompt);
     }
@@ -97,24 +91,17 @@ final class LlmAttempt {
 
     void add(ChatMessage message) {
         messages.add(message);
-        conversationChars += message.toString().length();
+        inputBound.added(message.toString());
     }
 
-    /**
-     * The budget's estimate of the next call's input tokens. It must not fall short, or a cost cap is passed: the
-     * request's characters (conversation and tools) at the ratio the provider reported for the last request, and
-     * never at fewer tokens than one per {@value #CHARS_PER_TOKEN_AT_MOST} characters (code and JSON tokenize densely).
-     */
+    /** The budget's bound on the next call's input tokens ({@link InputTokenBound}). */
     long estimatedInputTokens() {
-        double perChar = Math.max(observedTokensPerChar, 1.0 / CHARS_PER_TOKEN_AT_MOST);
-        return (long) Math.ceil((conversationChars + toolChars) * perChar) + 1;
+        return inputBound.next();
     }
 
     void charged(CallUsage usage) {
-        // Called before the reply joins the conversation: the characters are those of the request just answered.
-        if (usage.inputTokens() > 0) {
-            observedTokensPerChar = (double) usage.inputTokens() / (conversationChars + toolChars);
-        }
+        // Called before the reply joins the conversation: the count is that of the conversation added so far.
+        inputBound.reported(usage.inputTokens());
         calls++;
         inputTokens += usage.inputTokens();
         cachedInputTokens += usage.cachedInputTokens();

@@ -87,7 +87,7 @@ public abstract class LlmHealingAgent implements HealingAgent {
                 : environment;
         attempts.put(spec.attemptId(), new LlmAttempt(backbone, ChatModels.build(backbone, http, keys), budget,
                 new Trajectory(spec.attemptId(), profile.name(), backbone, llm.limits()), cassette, profile.format(),
-                systemPrompt, specifications.toString().length()));
+                systemPrompt, specifications.toString()));
     }
 
     @Override
@@ -112,6 +112,7 @@ public abstract class LlmHealingAgent implements HealingAgent {
                 response = attempt.model.chat(ChatRequest.builder().messages(attempt.messages)
                         .toolSpecifications(specifications).build());
             } catch (RuntimeException e) {
+                attempt.budget.callFailed();
                 Optional<CassetteDivergenceException> divergence = divergenceIn(e);
                 if (divergence.isPresent()) {
                     String where = "step " + (attempt.steps + 1) + " of heal point " + attempt.healPoint() + ": "
