@@ -233,11 +233,12 @@ class DistributedRunIT {
         assertEquals(List.of(), leaks, "the key leaked");
     }
 
-    /** bench-service refuses a money limit on an unpriced backbone before it makes the run: nothing is queued. */
+    /** bench-service refuses a money limit on an unpriced backbone before it makes the run: no run, no call. */
     @Test
     void aCostLimitOnAnUnpricedBackboneIsRefusedBeforeTheRunIsMade() throws Exception {
         BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
         int served = llm.requestsServed();
+        long runsBefore = runRows();
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
                 .addInstanceIds(ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1).get(0)).setAgent("toolloop")
                 .setAgentConfig(AgentConfig.newBuilder().setBackbone("openai:stub-model@" + llm.openAiBaseUrl())
@@ -245,7 +246,16 @@ class DistributedRunIT {
                 .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
         assertEquals("UNPRICED_BACKBONE", new Ended(e.getStatus(), e.getTrailers()).reason());
+        assertEquals(runsBefore, runRows(), "no run was made");
         assertEquals(served, llm.requestsServed(), "no model call was made");
+    }
+
+    private static long runRows() throws Exception {
+        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "");
+             ResultSet rows = db.createStatement().executeQuery("select count(*) from bench_run")) {
+            rows.next();
+            return rows.getLong(1);
+        }
     }
 
     @Test

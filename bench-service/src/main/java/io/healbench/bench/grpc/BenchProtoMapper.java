@@ -60,25 +60,29 @@ final class BenchProtoMapper {
                     .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs)
                     .setTraceSimilarity(a.traceSimilarity)
-                    .setUsage(usage(a.usage).toBuilder().addAllHealPointExits(a.healPointExitList())));
+                    .setUsage(usage(a.usage).addAllHealPointExits(a.healPointExitList())));
         }
         return response.build();
     }
 
-    private static AgentUsage usage(BenchUsage usage) {
+    private static AgentUsage.Builder usage(BenchUsage usage) {
         return AgentUsage.newBuilder()
-                .setLlmCalls(Math.toIntExact(usage.llmCalls))
+                .setLlmCalls(count(usage.llmCalls))
                 .setInputTokens(usage.inputTokens)
                 .setCachedInputTokens(usage.cachedInputTokens)
                 .setOutputTokens(usage.outputTokens)
                 .setCostUsd(usage.costUsd)
                 .setPriced(usage.priced)
-                .setProbes(Math.toIntExact(usage.probes))
-                .setExplores(Math.toIntExact(usage.explores))
-                .setHeals(Math.toIntExact(usage.heals))
-                .setReraises(Math.toIntExact(usage.reraises))
-                .setFormatErrors(Math.toIntExact(usage.formatErrors))
-                .build();
+                .setProbes(count(usage.probes))
+                .setExplores(count(usage.explores))
+                .setHeals(count(usage.heals))
+                .setReraises(count(usage.reraises))
+                .setFormatErrors(count(usage.formatErrors));
+    }
+
+    /** The wire's 32-bit counts hold a run's sums up to their maximum: past it they saturate, never fail the read. */
+    private static int count(long value) {
+        return (int) Math.min(Integer.MAX_VALUE, value);
     }
 
     private static GuardDecision guardDecision(BenchIncomingEvent.GuardDecision decision) {
