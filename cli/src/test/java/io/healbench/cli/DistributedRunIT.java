@@ -213,14 +213,8 @@ class DistributedRunIT {
             assertTrue(tables.stream().anyMatch(t -> t.endsWith("bench_trajectory")), "the trajectories' table is searched: " + tables);
             for (String table : tables) {
                 // Each row as its whole text form: every column, whatever its type.
-                try (PreparedStatement query = db.prepareStatement("select count(*) from " + table + " t where strpos(t::text, ?) > 0")) {
-                    query.setString(1, LLM_KEY);
-                    try (ResultSet rows = query.executeQuery()) {
-                        rows.next();
-                        if (rows.getLong(1) > 0) {
-                            leaks.add(table);
-                        }
-                    }
+                if (count(db, "select count(*) from " + table + " t where strpos(t::text, ?) > 0", LLM_KEY) > 0) {
+                    leaks.add(table);
                 }
             }
         }
@@ -251,10 +245,8 @@ class DistributedRunIT {
     }
 
     private static long runRows() throws Exception {
-        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "");
-             ResultSet rows = db.createStatement().executeQuery("select count(*) from bench_run")) {
-            rows.next();
-            return rows.getLong(1);
+        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+            return count(db, "select count(*) from bench_run");
         }
     }
 
@@ -374,9 +366,11 @@ class DistributedRunIT {
         return new ObjectMapper().readTree(response.body()).get("access_token").asText();
     }
 
-    private static long count(Connection db, String sql, String runId) throws Exception {
+    private static long count(Connection db, String sql, String... parameters) throws Exception {
         try (PreparedStatement query = db.prepareStatement(sql)) {
-            query.setString(1, runId);
+            for (int i = 0; i < parameters.length; i++) {
+                query.setString(i + 1, parameters[i]);
+            }
             try (ResultSet rows = query.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);

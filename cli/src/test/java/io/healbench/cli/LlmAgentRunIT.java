@@ -30,8 +30,8 @@ class LlmAgentRunIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "sk-healbench-secret-4711";
 
-    /** What a test run gives: the --json summary line, the run's directory and the whole process result. */
-    private record Run(JsonNode summary, Path dir, ProcessRunner.Result process) {
+    /** What a test run gives: the --json summary line and the run's directory. */
+    private record Run(JsonNode summary, Path dir) {
         JsonNode instance(String id, String file) throws IOException {
             return JSON.readTree(dir.resolve("instances").resolve(id).resolve(file).toFile());
         }
@@ -221,11 +221,10 @@ class LlmAgentRunIT {
         try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/reraise.yaml"))) {
             String adHoc = "openai:stub-model@" + server.openAiBaseUrl();
             for (List<String> limit : List.of(List.of("--limits", "cost_usd=0.5"), List.of("--run-cost-limit", "2"))) {
-                List<String> command = new ArrayList<>(List.of("java", "-jar", jar(root).toString(), "run", "--json",
-                        "--instances", slice.get(0), "--agent", "toolloop", "--backbone", adHoc));
-                command.addAll(limit);
-                ProcessRunner.Result result = ProcessRunner.run(command,
-                        Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_LLM_API_KEY", SECRET), root, 300);
+                List<String> arguments = new ArrayList<>(List.of("--instances", slice.get(0), "--agent", "toolloop",
+                        "--backbone", adHoc));
+                arguments.addAll(limit);
+                ProcessRunner.Result result = runCli(root, arguments);
                 assertEquals(ExitStatus.USAGE, result.exitCode(), limit + ": " + result.stderr());
                 assertTrue(result.stderr().contains("has no prices, so a cost limit cannot hold"), result.stderr());
                 assertFalse(result.stdout().contains("\"run_id\""), "no run was made: " + result.stdout());
@@ -377,24 +376,30 @@ class LlmAgentRunIT {
                 """.formatted(provider, baseUrl, prices));
     }
 
-    private static Path jar(Path root) {
-        return root.resolve("cli/target/quarkus-app/quarkus-run.jar");
-    }
-
     /** Runs {@code agent} over the slice with the {@code stub} backbone of {@code backbones}; it must exit 0. */
     private static Run run(Path root, String agent, List<String> slice, Path backbones, String... options)
             throws Exception {
-        List<String> command = new ArrayList<>(List.of("java", "-jar", jar(root).toString(), "run", "--json",
-                "--instances", String.join(",", slice), "--agent", agent, "--backbone", "stub",
-                "--backbones", backbones.toString()));
-        command.addAll(List.of(options));
-        ProcessRunner.Result result = ProcessRunner.run(command,
-                Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_IT_KEY", SECRET), root, 900);
+        List<String> arguments = new ArrayList<>(List.of("--instances", String.join(",", slice), "--agent", agent,
+                "--backbone", "stub", "--backbones", backbones.toString()));
+        arguments.addAll(List.of(options));
+        ProcessRunner.Result result = runCli(root, arguments);
         assertEquals(0, result.exitCode(), "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr());
         assertFalse(result.stdout().contains(SECRET) || result.stderr().contains(SECRET), "the key was printed");
         List<String> lines = result.stdoutLines();
         JsonNode summary = JSON.readTree(lines.get(lines.size() - 1));
-        return new Run(summary, Path.of(summary.get("report").asText()).getParent(), result);
+        return new Run(summary, Path.of(summary.get("report").asText()).getParent());
+    }
+
+    /**
+     * {@code healbench run --json ARGUMENTS} from the packaged cli, with {@link #SECRET} as the key of the test
+     * backbones (HEALBENCH_IT_KEY) and of ad-hoc ones (HEALBENCH_LLM_API_KEY).
+     */
+    private static ProcessRunner.Result runCli(Path root, List<String> arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("java", "-jar",
+                root.resolve("cli/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json"));
+        command.addAll(arguments);
+        return ProcessRunner.run(command, Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_IT_KEY", SECRET,
+                "HEALBENCH_LLM_API_KEY", SECRET), root, 900);
     }
 
     private static List<Path> filesUnder(Path... roots) throws IOException {
