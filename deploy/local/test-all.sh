@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the repository against real services: the Python runtime's tests, the dataset
-# tooling's tests and a sample validation, the Maven build with all Java tests (unit, Quarkus,
+# tooling's tests and a sample validation, the reference clients' tests, the Maven build with all Java tests (unit, Quarkus,
 # standalone and distributed runs), then a sample of HealGuard's controlled suite (after the build:
 # its static stage runs the guard-service just built).
 set -euo pipefail
@@ -21,6 +21,10 @@ python3 -m pytest -q -p no:cacheprovider dataset/tools/tests
 
 echo "== dataset check (a random stratified sample; the seed is printed)" >&2
 ./healbench dataset validate --sample 20 --seed "$RANDOM"
+
+echo "== reference clients' tests (their environment from the local wheelhouses, clients/python/env.sh)" >&2
+client_python="$(clients/python/env.sh | tail -1)"
+(cd clients/python && "$client_python" -m pytest -q -p no:cacheprovider tests)
 
 echo "== Java build and tests" >&2
 mvn -B verify "$@"

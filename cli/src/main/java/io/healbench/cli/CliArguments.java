@@ -48,14 +48,17 @@ public record CliArguments(
 
     /** The agents that talk to a model, and so need a backbone. */
     static final List<String> LLM_AGENTS = List.of("healer", "toolloop", "mini");
+    /** A run for external agents, any ({@code external}) or one by name ({@code external:NAME}). */
+    private static final java.util.regex.Pattern EXTERNAL_AGENT = java.util.regex.Pattern.compile("external(:[A-Za-z0-9._-]{1,64})?");
 
     public static final String USAGE = """
             usage: healbench run [--instances ID,ID...] [--subject SUBJECT] [--tier real-bug|injected] [--limit N] [--seed S]
-                                 [--agent rules|replay|healer|toolloop|mini] [--heals DIR]
+                                 [--agent rules|replay|healer|toolloop|mini|external[:NAME]] [--heals DIR]
                                  [--backbone NAME|PROVIDER:MODEL@URL [--price-in USD --price-out USD]] [--backbones FILE]
                                  [--limits KEY=VALUE,...] [--run-cost-limit USD] [--llm-cassette DIR [--record|--record-missing]]
                                  [--guard-mode enforce|observe|off] [--repeats N]
                                  [--parallel N] [--json] [--server HOST:PORT [--token TOKEN]]
+                   healbench serve [--port P]
                    healbench agents [--backbones FILE]
                    healbench llm-stub --script FILE [--port P] [--host H] [--latency-ms N]
               Selects a slice of the dataset: --instances, then --subject (a subject such as
@@ -66,6 +69,9 @@ public record CliArguments(
               --agent healer|toolloop|mini needs --backbone: a name from the backbones file (--backbones,
               $HEALBENCH_BACKBONES, else config/backbones.yaml) or openai:|anthropic:|gemini:MODEL@BASE-URL with
               its key in $HEALBENCH_LLM_API_KEY (unpriced unless --price-in/--price-out, USD per million tokens).
+              --agent external[:NAME] makes a run whose attempts wait for external agents (docs/agents.md,
+              "The external API"); standalone, it prints the gateway's endpoints and token. `healbench serve`
+              starts the standalone platform alone and prints {"grpc", "mcp", "token"}.
               --limits keys: %s (0: no limit);
               --run-cost-limit caps the whole run's spend. --llm-cassette DIR replays the model traffic
               recorded in DIR with no network; --record records it afresh, --record-missing records only
@@ -79,6 +85,11 @@ public record CliArguments(
         public UsageException(String message) {
             super(message);
         }
+    }
+
+    /** Whether {@code agent} names a run for external agents. */
+    public boolean externalAgent() {
+        return EXTERNAL_AGENT.matcher(agent).matches();
     }
 
     public static CliArguments parse(String... args) {
@@ -196,10 +207,18 @@ public record CliArguments(
                     + " healbench.agent.max-concurrent-attempts attempts at once");
         }
         boolean llmAgent = LLM_AGENTS.contains(agent);
+        boolean external = EXTERNAL_AGENT.matcher(agent).matches();
+        if (agent.startsWith("external") && !external) {
+            throw new UsageException("--agent external:NAME takes a name of up to 64 of A-Z a-z 0-9 . _ -, got '" + agent + "'");
+        }
         if (llmAgent && backbone == null) {
             throw new UsageException("--agent " + agent + " needs --backbone (see `healbench agents` for the configured ones)");
         }
-        if (!llmAgent && (backbone != null || cassette != null || !limits.isEmpty() || runCostLimit > 0)) {
+        if (external && (backbone != null || cassette != null || runCostLimit > 0)) {
+            throw new UsageException("an external agent brings its own model: --backbone, --run-cost-limit and --llm-cassette"
+                    + " are not for it (--limits is: calls, probes, heals_per_heal_point, wall_s)");
+        }
+        if (!llmAgent && !external && (backbone != null || cassette != null || !limits.isEmpty() || runCostLimit > 0)) {
             throw new UsageException("--backbone, --limits, --run-cost-limit and --llm-cassette are for the LLM agents ("
                     + String.join(", ", LLM_AGENTS) + "), not --agent " + agent);
         }
@@ -210,7 +229,8 @@ public record CliArguments(
             throw new UsageException("--llm-cassette " + cassette + " is not a directory to replay (add --record to make one)");
         }
         LlmOptions llm = llmAgent ? new LlmOptions(backbone, backbones, priceIn, priceOut, limits, runCostLimit, cassette,
-                cassette == null ? CassetteMode.CASSETTE_OFF : cassetteMode) : LlmOptions.NONE;
+                cassette == null ? CassetteMode.CASSETTE_OFF : cassetteMode)
+                : external ? new LlmOptions(null, null, 0, 0, limits, 0, null, CassetteMode.CASSETTE_OFF) : LlmOptions.NONE;
         return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, heals, guardMode,
                 repeats, parallel, json, server, token, llm);
     }

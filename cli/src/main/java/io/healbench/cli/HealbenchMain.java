@@ -29,6 +29,10 @@ public class HealbenchMain {
             System.exit(LlmStubCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
             return;
         }
+        if (args.length > 0 && args[0].equals("serve")) {
+            serve(home(), Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         if (args.length > 0 && args[0].equals("agents")) {
             System.exit(AgentsCommand.run(Arrays.copyOfRange(args, 1, args.length), home(), System.out, System.err));
             return;
@@ -82,13 +86,42 @@ public class HealbenchMain {
         return Path.of(configured == null ? "." : configured).toAbsolutePath().normalize();
     }
 
+    /** {@code healbench serve [--port P]}: the standalone platform, serving until stopped. */
+    private static void serve(Path home, String[] args) {
+        int port = 0;
+        int parallel = Runtime.getRuntime().availableProcessors();
+        for (int i = 0; i < args.length; i++) {
+            try {
+                if (args[i].equals("--port") && i + 1 < args.length) {
+                    port = Integer.parseInt(args[++i]);
+                } else if (args[i].equals("--parallel") && i + 1 < args.length) {
+                    parallel = Integer.parseInt(args[++i]);
+                } else {
+                    throw new NumberFormatException("unknown option '" + args[i] + "'");
+                }
+            } catch (NumberFormatException e) {
+                System.err.println("healbench serve: " + e.getMessage() + "\nusage: healbench serve [--port P] [--parallel N]");
+                System.exit(ExitStatus.USAGE);
+                return;
+            }
+        }
+        startStandalone(home, port, parallel, null, LlmOptions.NONE.backbonesPath(home).toString());
+        Quarkus.run(ServeApp.class);
+    }
+
     private static void runStandalone(Path home, CliArguments args) {
+        startStandalone(home, 0, args.parallel(), args.heals(), args.llm().backbonesPath(home).toString());
+        Quarkus.run(StandaloneApp.class, args.toArgs());
+    }
+
+    /** Prepares this JVM to boot the four services: an embedded PostgreSQL, one loopback port, the gateway's token. */
+    private static void startStandalone(Path home, int requestedPort, int parallel, String heals, String backbones) {
         EmbeddedDatabase database;
         int port;
         try {
             Files.createDirectories(home.resolve("runs"));
             database = EmbeddedDatabase.start();
-            port = freePort();
+            port = requestedPort > 0 ? requestedPort : freePort();
         } catch (IOException e) {
             System.err.println("healbench: cannot prepare standalone mode: " + e.getMessage());
             System.exit(ExitStatus.NOT_READY);
@@ -103,19 +136,19 @@ public class HealbenchMain {
         }
         System.setProperty("quarkus.datasource.reactive.url", database.reactiveUrl());
         System.setProperty("quarkus.datasource.username", EmbeddedDatabase.USER);
-        if (args.heals() != null) {
-            System.setProperty("healbench.agent.replay-dir", args.heals());
+        if (heals != null) {
+            System.setProperty("healbench.agent.replay-dir", heals);
         }
+        // External agents present this token to the gateway (gRPC and MCP); they are tenant `local`.
+        System.setProperty("healbench.agent.gateway.local-token", ExternalEndpoint.newToken());
         // One backbones file for the run's check (bench) and its attempts (agent).
-        String backbones = args.llm().backbonesPath(home).toString();
         System.setProperty("healbench.agent.backbones-file", backbones);
         System.setProperty("healbench.bench.backbones-file", backbones);
         // --parallel attempts at once, each in a session of its own, each with its REFERENCE run recorded alongside;
         // the session limit leaves room for a closing session's successor.
-        System.setProperty("healbench.agent.max-concurrent-attempts", Integer.toString(args.parallel()));
-        System.setProperty("healbench.sandbox.max-sessions", Integer.toString(args.parallel() + 2));
-        System.setProperty("healbench.sandbox.reference-concurrency", Integer.toString(args.parallel()));
-        Quarkus.run(StandaloneApp.class, args.toArgs());
+        System.setProperty("healbench.agent.max-concurrent-attempts", Integer.toString(parallel));
+        System.setProperty("healbench.sandbox.max-sessions", Integer.toString(parallel + 2));
+        System.setProperty("healbench.sandbox.reference-concurrency", Integer.toString(parallel));
     }
 
     private static int runRemote(CliArguments args, Path home) {
@@ -127,7 +160,7 @@ public class HealbenchMain {
                 headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + args.token());
                 stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
             }
-            return RunDriver.runOnConsole(stub, home.resolve("runs"), args);
+            return RunDriver.runOnConsole(stub, home.resolve("runs"), args, null);
         } finally {
             channel.shutdownNow();
             try {

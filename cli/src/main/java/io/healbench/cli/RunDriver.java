@@ -45,8 +45,13 @@ public final class RunDriver {
     private final ProgressBar progress;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    public RunDriver(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out, PrintStream err, boolean terminal) {
+    /** Where this process's external agents connect; null in remote mode (the server's gateway is its own). */
+    private final ExternalEndpoint endpoint;
+
+    public RunDriver(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out, PrintStream err, boolean terminal,
+            ExternalEndpoint endpoint) {
         this.bench = bench;
+        this.endpoint = endpoint;
         this.runsDir = runsDir;
         this.out = out;
         this.progress = new ProgressBar(err, terminal);
@@ -66,6 +71,11 @@ public final class RunDriver {
                 .setRequestId(UUID.randomUUID().toString())
                 .setAgentConfig(args.llm().toWire())
                 .build());
+        if (args.externalAgent()) {
+            // The run waits for external agents: they need its name, and in standalone mode where and how to connect.
+            out.println(endpoint == null ? "{\"run\":\"" + run.getName() + "\"}" : endpoint.jsonLine(run.getName()));
+            out.flush();
+        }
         showProgress(run);
         Iterator<Run> updates = bench.watchRun(WatchRunRequest.newBuilder().setName(run.getName()).build());
         while (updates.hasNext()) {
@@ -157,10 +167,16 @@ public final class RunDriver {
         }
     }
 
-    /** An attempt's cost: {@code -} without model calls, {@code unpriced} when a call had no price. */
+    /**
+     * An attempt's cost: {@code -} without model calls, {@code unpriced} when a call had no price, and {@code ~$}
+     * when an external agent reported it itself (unverified).
+     */
     static String cost(AgentUsage usage) {
         if (usage.getLlmCalls() == 0) {
             return "-";
+        }
+        if (usage.getSelfReported()) {
+            return String.format("~$%.4f", usage.getCostUsd());
         }
         return usage.getPriced() ? String.format("$%.4f", usage.getCostUsd()) : "unpriced";
     }
@@ -248,7 +264,7 @@ public final class RunDriver {
             Path instanceDir = dir.resolve("instances").resolve(a.getInstanceId() + (a.getRepeat() > 0 ? "-r" + a.getRepeat() : ""));
             Files.createDirectories(instanceDir);
             json.writeValue(instanceDir.resolve("report.json").toFile(), row);
-            if (a.getUsage().getLlmCalls() > 0 || args.llm().given()) {
+            if (a.getUsage().getLlmCalls() > 0 || args.llm().given() || args.externalAgent()) {
                 writeTrajectory(a, instanceDir);
             }
         }
@@ -265,6 +281,7 @@ public final class RunDriver {
         node.put("output_tokens", usage.getOutputTokens());
         node.put("cost_usd", usage.getCostUsd());
         node.put("priced", usage.getPriced());
+        node.put("self_reported", usage.getSelfReported());
         node.put("probes", usage.getProbes());
         node.put("explores", usage.getExplores());
         node.put("heals", usage.getHeals());
@@ -302,9 +319,10 @@ public final class RunDriver {
     }
 
     /** Runs on the process's console; failures become one line on stderr and exit status 1. */
-    static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args) {
+    static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args,
+            ExternalEndpoint endpoint) {
         try {
-            return new RunDriver(bench, runsDir, System.out, System.err, System.console() != null).run(args);
+            return new RunDriver(bench, runsDir, System.out, System.err, System.console() != null, endpoint).run(args);
         } catch (StatusRuntimeException e) {
             System.err.println("healbench: " + e.getStatus().getCode() + ": " + e.getStatus().getDescription());
             return ExitStatus.FAILED;

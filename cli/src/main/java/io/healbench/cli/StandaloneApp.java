@@ -11,15 +11,19 @@ public class StandaloneApp implements QuarkusApplication {
 
     private final BenchServiceGrpc.BenchServiceBlockingStub bench;
     private final Path home;
+    private final ExternalEndpoint endpoint;
 
     public StandaloneApp(@GrpcClient("bench") BenchServiceGrpc.BenchServiceBlockingStub bench,
-            @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
+            @ConfigProperty(name = "healbench.home", defaultValue = ".") String home,
+            @ConfigProperty(name = "quarkus.http.port") int port,
+            @ConfigProperty(name = "healbench.agent.gateway.local-token") String token) {
         this.bench = bench;
         this.home = Path.of(home);
+        this.endpoint = ExternalEndpoint.onLoopback(port, token);
     }
 
     @Override
     public int run(String... args) {
-        return RunDriver.runOnConsole(bench, home.resolve("runs"), CliArguments.parse(args));
+        return RunDriver.runOnConsole(bench, home.resolve("runs"), CliArguments.parse(args), endpoint);
     }
 }

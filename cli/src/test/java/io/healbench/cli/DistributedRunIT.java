@@ -69,6 +69,8 @@ class DistributedRunIT {
     /** An LLM provider key in every service's environment: it must end up in no row and no log. */
     private static final String LLM_KEY = "sk-healbench-distributed-" + UUID.randomUUID();
     private static ManagedChannel channel;
+    /** agent-service's AgentGateway, where external agents connect. */
+    private static ManagedChannel gateway;
     /** The scripted provider the toolloop run talks to, through the backbones file bench and agent read. */
     private static LlmStubServer llm;
 
@@ -95,9 +97,12 @@ class DistributedRunIT {
         // before bench-service publishes to it.
         start(root, "guard-service", 8101, Map.of());
         start(root, "sandbox-service", 8102, Map.of());
-        start(root, "agent-service", 8103, Map.of("healbench.agent.backbones-file", backbones.toString()));
+        // A short lease, so that the lease tests see claims lapse within seconds.
+        start(root, "agent-service", 8103, Map.of("healbench.agent.backbones-file", backbones.toString(),
+                "healbench.agent.gateway.lease", "6s"));
         start(root, "bench-service", 8104, Map.of("healbench.bench.backbones-file", backbones.toString()));
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", 8104).usePlaintext().build();
+        gateway = ManagedChannelBuilder.forAddress("127.0.0.1", 8103).usePlaintext().build();
     }
 
     private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
@@ -112,6 +117,9 @@ class DistributedRunIT {
     static void stopDeployment() throws InterruptedException {
         if (channel != null) {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        if (gateway != null) {
+            gateway.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
         for (int i = SERVICES.size() - 1; i >= 0; i--) {
             SERVICES.get(i).close();
@@ -258,11 +266,11 @@ class DistributedRunIT {
     }
 
     @Test
-    void sandboxGuardAndAgentRefuseCallsWithoutAValidServiceToken() throws Exception {
+    void sandboxGuardAndTheClaimsLedgerRefuseCallsWithoutAValidServiceToken() throws Exception {
         ServiceTokens ours = new ServiceTokens(SERVICE_KEY, Clock.systemUTC());
         ServiceTokens stranger = new ServiceTokens(ServiceTokens.randomKey(), Clock.systemUTC());
         Map<Integer, String> services = Map.of(8102, "healbench.sandbox.v1.SandboxService", 8101, "healbench.guard.v1.GuardService",
-                8103, "healbench.agent.v1.AgentGateway");
+                8104, "healbench.bench.v1.AttemptClaims");
         for (Map.Entry<Integer, String> service : services.entrySet()) {
             ManagedChannel direct = ManagedChannelBuilder.forAddress("127.0.0.1", service.getKey()).usePlaintext().build();
             try {
@@ -313,23 +321,9 @@ class DistributedRunIT {
                                 .setName("sessions/none").build());
                 case "healbench.guard.v1.GuardService" -> io.healbench.proto.guard.v1.GuardServiceGrpc.newBlockingStub(authed)
                         .withDeadlineAfter(30, TimeUnit.SECONDS).checkHealCode(io.healbench.proto.guard.v1.CheckHealCodeRequest.getDefaultInstance());
-                default -> {
-                    // A bidirectional stream: opened, half-closed at once, and ended by the server one way or another.
-                    java.util.concurrent.CompletableFuture<Ended> ended = new java.util.concurrent.CompletableFuture<>();
-                    io.grpc.stub.StreamObserver<io.healbench.proto.agent.v1.AgentAction> actions =
-                            io.healbench.proto.agent.v1.AgentGatewayGrpc.newStub(authed).withDeadlineAfter(30, TimeUnit.SECONDS)
-                                    .connect(new io.grpc.stub.StreamObserver<>() {
-                                        public void onNext(io.healbench.proto.agent.v1.EnvironmentMessage message) {}
-                                        public void onError(Throwable t) {
-                                            ended.complete(new Ended(Status.fromThrowable(t), Status.trailersFromThrowable(t)));
-                                        }
-                                        public void onCompleted() {
-                                            ended.complete(new Ended(Status.OK, new Metadata()));
-                                        }
-                                    });
-                    actions.onCompleted();
-                    return ended.get(60, TimeUnit.SECONDS);
-                }
+                default -> io.healbench.proto.bench.v1.AttemptClaimsGrpc.newBlockingStub(authed)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS).renewClaim(io.healbench.proto.bench.v1.RenewClaimRequest.newBuilder()
+                                .setTenant("acme").setAttemptId("none").setClaimId("none").build());
             }
             return new Ended(Status.OK, new Metadata());
         } catch (StatusRuntimeException e) {
@@ -349,6 +343,181 @@ class DistributedRunIT {
         assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
     }
 
+    /**
+     * External agents heal through the API: a run made for `external` waits; our Python reference client, with an
+     * agent's token of the tenant, claims its attempts one by one over AgentGateway and heals them; the run completes
+     * with the attempts graded as any other's, their actions counted and their trajectories kept.
+     */
+    @Test
+    void thePythonGrpcClientHealsAnExternalRunThroughTheGateway() throws Exception {
+        List<String> ids = ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 4);
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = externalRun(alice, ids);
+        ProcessRunner.Result client = ProcessRunner.run(List.of(ProcessRunner.clientPython(), "-m", "healbench_client", "grpc",
+                        "--endpoint", "127.0.0.1:8103", "--token", agentToken("healbench-acme", "otto"),
+                        "--run", created.getName(), "--json"),
+                ProcessRunner.clientEnvironment(), ProcessRunner.repoRoot(), 900);
+        assertEquals(0, client.exitCode(), "the client failed:\n" + client.stdout() + client.stderr());
+
+        Run last = finished(alice, created);
+        assertEquals(Run.State.SUCCEEDED, last.getState(), last.toString());
+        assertEquals(ids.size(), last.getAttemptsDone());
+        assertEquals(0, last.getAttemptsFailed(), last.toString());
+        List<Attempt> attempts = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
+                .getAttemptsList();
+        long healed = attempts.stream().filter(a -> a.getHealsApplied() > 0).count();
+        assertTrue(healed >= 3, "the client healed at least 3 of " + ids.size() + ": " + client.stdout() + attempts);
+        for (Attempt attempt : attempts) {
+            assertTrue(attempt.getUsage().getHeals() + attempt.getUsage().getReraises() >= 1, attempt.toString());
+            String trajectory = alice.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder().setName(attempt.getName())
+                    .build()).getJson();
+            assertTrue(trajectory.contains("\"function_name\" : \"heal\"") || trajectory.contains("\"function_name\" : \"reraise\""),
+                    "the trajectory holds the actions the server saw: " + trajectory);
+        }
+    }
+
+    /** Another tenant's agent can neither claim the attempts nor tell them from none; tokens not for agents open nothing. */
+    @Test
+    void anotherTenantsAgentCannotClaimOrSeeTheAttempts() throws Exception {
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = externalRun(alice, ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1));
+        String attempt = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
+                .getAttempts(0).getName();
+        try (GatewayTestClient olga = new GatewayTestClient(gateway, agentToken("healbench-globex", "olga"))) {
+            assertEquals("ATTEMPT_NOT_FOUND", GatewayTestClient.reason(olga.claim(created.getName())));
+            assertEquals("ATTEMPT_NOT_FOUND", GatewayTestClient.reason(olga.claim(attempt)));
+            // Not claimed by this stream, the attempt cannot be acted on either.
+            assertEquals("NOT_CLAIMED", GatewayTestClient.reason(olga.call(io.healbench.proto.agent.v1.ConnectRequest.newBuilder()
+                    .setGetCrash(io.healbench.proto.agent.v1.GetCrashRequest.getDefaultInstance()))));
+        }
+        for (String notAnAgent : new String[] {null, token("healbench-acme", "alice"), "not-a-token"}) {
+            try (GatewayTestClient stranger = new GatewayTestClient(gateway, notAnAgent)) {
+                StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> stranger.claim(created.getName()));
+                assertEquals(Status.Code.UNAUTHENTICATED, refused.getStatus().getCode(), refused.toString());
+            }
+        }
+        // The control: the tenant's own agent claims it, and reraises it to its end.
+        try (GatewayTestClient otto = new GatewayTestClient(gateway, agentToken("healbench-acme", "otto"))) {
+            io.healbench.proto.agent.v1.ConnectResponse claimed = otto.claim(created.getName());
+            assertEquals(attempt, claimed.getClaim().getAttempt(), claimed.toString());
+            reraiseToTheEnd(otto, claimed.getClaim().getStep());
+        }
+        assertEquals(Run.State.SUCCEEDED, finished(alice, created).getState());
+    }
+
+    /**
+     * dm_env_rpc's discipline: every request gets one response echoing its id, in order; a mistake is that request's
+     * error and the stream goes on. The agent's own usage report is kept, flagged as self-reported.
+     */
+    @Test
+    void badRequestsGetPerMessageErrorsWhileTheStreamStaysOpen() throws Exception {
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = externalRun(alice, ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1));
+        try (GatewayTestClient otto = new GatewayTestClient(gateway, agentToken("healbench-acme", "otto"))) {
+            var request = io.healbench.proto.agent.v1.ConnectRequest.newBuilder();
+            assertEquals("NOT_CLAIMED", GatewayTestClient.reason(otto.call(request.clone()
+                    .setGetCrash(io.healbench.proto.agent.v1.GetCrashRequest.getDefaultInstance()))));
+            assertEquals("BAD_ARGUMENT", GatewayTestClient.reason(otto.call(request.clone())));
+            io.healbench.proto.agent.v1.ConnectResponse claimed = otto.claim(created.getName());
+            assertTrue(claimed.getClaim().getStep().hasCrash(), claimed.toString());
+            assertEquals(6, claimed.getClaim().getLeaseSeconds());
+            assertTrue(claimed.getBudget().getWallMsLeft() > 0, claimed.toString());
+            assertEquals("ALREADY_CLAIMED", GatewayTestClient.reason(otto.claim(created.getName())));
+            assertEquals("BAD_ARGUMENT", GatewayTestClient.reason(otto.call(request.clone()
+                    .setHeal(io.healbench.proto.agent.v1.HealRequest.newBuilder().setCode("pass")))));
+            io.healbench.proto.agent.v1.ConnectResponse probe = otto.call(request.clone()
+                    .setProbe(io.healbench.proto.agent.v1.ProbeRequest.newBuilder().setCode("6 * 7")));
+            assertEquals("42", probe.getProbe().getValueRepr(), probe.toString());
+            assertEquals("TOOL_REFUSED", GatewayTestClient.reason(otto.call(request.clone()
+                    .setReadFile(io.healbench.proto.agent.v1.ReadFileRequest.newBuilder().setPath("../../../../../etc/passwd")))));
+            assertEquals("HEAL_REJECTED", GatewayTestClient.reason(otto.call(request.clone()
+                    .setHeal(io.healbench.proto.agent.v1.HealRequest.newBuilder().setCode("import subprocess")
+                            .setResume(io.healbench.proto.agent.v1.Resume.RESUME_SKIP)))));
+            io.healbench.proto.agent.v1.ConnectResponse reported = otto.call(request.clone()
+                    .setReportUsage(io.healbench.proto.agent.v1.ReportUsageRequest.newBuilder().setLlmCalls(2)
+                            .setInputTokens(1500).setOutputTokens(120).setCostUsd(0.012).setModel("their-model")));
+            assertTrue(reported.hasReportUsage() && !reported.hasError(), reported.toString());
+            reraiseToTheEnd(otto, claimed.getClaim().getStep());
+        }
+        finished(alice, created);
+        Attempt attempt = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttempts(0);
+        assertTrue(attempt.getUsage().getSelfReported(), attempt.toString());
+        assertEquals(2, attempt.getUsage().getLlmCalls());
+        assertEquals(1, attempt.getHealsRejected(), "the refused heal was counted: " + attempt);
+        String trajectory = alice.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder().setName(attempt.getName())
+                .build()).getJson();
+        assertTrue(trajectory.contains("their-model") && trajectory.contains("\"self_reported\" : true"), trajectory);
+    }
+
+    /**
+     * The lease rule: an agent that goes away before it heals or reraises gives the attempt back to the queue, where
+     * another stream claims it afresh; one that goes away after it acted fails the attempt as its own failure. Either
+     * way the attempt is counted once.
+     */
+    @Test
+    void aClientThatDisconnectsLosesNothingAndIsCountedOnce() throws Exception {
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = externalRun(alice, ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1));
+        String otto = agentToken("healbench-acme", "otto");
+        GatewayTestClient first = new GatewayTestClient(gateway, otto);
+        String attempt = first.claim(created.getName()).getClaim().getAttempt();
+        first.cancel();
+        assertEquals(Attempt.State.QUEUED, awaitState(alice, created, Attempt.State.QUEUED, Duration.ofSeconds(60)),
+                "after the lease the untouched attempt is queued again");
+
+        GatewayTestClient second = new GatewayTestClient(gateway, otto);
+        io.healbench.proto.agent.v1.ConnectResponse again = second.claim(attempt);
+        assertEquals(attempt, again.getClaim().getAttempt(), again.toString());
+        assertTrue(again.getClaim().getStep().hasCrash(), "the attempt starts afresh: " + again);
+        // A heal submitted (and refused: subprocess is not in HealCore's allowlist) is an action on the program; the
+        // crash stays paused, and the agent leaves.
+        io.healbench.proto.agent.v1.ConnectResponse refused = second.call(io.healbench.proto.agent.v1.ConnectRequest.newBuilder()
+                .setHeal(io.healbench.proto.agent.v1.HealRequest.newBuilder().setCode("import subprocess")
+                        .setResume(io.healbench.proto.agent.v1.Resume.RESUME_SKIP)));
+        assertEquals("HEAL_REJECTED", GatewayTestClient.reason(refused), refused.toString());
+        second.cancel();
+
+        Run last = finished(alice, created);
+        assertEquals(1, last.getAttemptsDone(), "counted once: " + last);
+        Attempt ended = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttempts(0);
+        assertEquals("agent", ended.getFailureClass(), ended.toString());
+        assertTrue(ended.getDetail().contains("lapsed"), ended.toString());
+    }
+
+    private static Run externalRun(BenchServiceGrpc.BenchServiceBlockingStub runner, List<String> ids) {
+        return runner.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("external")
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+    }
+
+    /** Reraises every crash from {@code step} on, until the program ends and the server closes the stream. */
+    private static void reraiseToTheEnd(GatewayTestClient client, io.healbench.proto.agent.v1.Step step) throws Exception {
+        while (step.hasCrash()) {
+            io.healbench.proto.agent.v1.ConnectResponse next = client.call(io.healbench.proto.agent.v1.ConnectRequest.newBuilder()
+                    .setReraise(io.healbench.proto.agent.v1.ReraiseRequest.newBuilder().setReason("test")));
+            assertTrue(next.hasReraise(), next.toString());
+            step = next.getReraise().getStep();
+        }
+        assertTrue(client.endedWithin(30), "the stream ends with the attempt");
+    }
+
+    private static Run finished(BenchServiceGrpc.BenchServiceBlockingStub runner, Run created) {
+        List<Run> streamed = new ArrayList<>();
+        runner.withDeadlineAfter(10, TimeUnit.MINUTES).watchRun(WatchRunRequest.newBuilder().setName(created.getName()).build())
+                .forEachRemaining(streamed::add);
+        return streamed.get(streamed.size() - 1);
+    }
+
+    private static Attempt.State awaitState(BenchServiceGrpc.BenchServiceBlockingStub runner, Run created, Attempt.State wanted,
+            Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        Attempt.State state;
+        do {
+            Thread.sleep(1000);
+            state = runner.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttempts(0).getState();
+        } while (state != wanted && System.nanoTime() < deadline);
+        return state;
+    }
+
     private static BenchServiceGrpc.BenchServiceBlockingStub stub(String token) {
         Metadata headers = new Metadata();
         headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
@@ -356,7 +525,16 @@ class DistributedRunIT {
     }
 
     private static String token(String realm, String user) throws Exception {
-        String form = "grant_type=password&client_id=healbench-cli&username=" + user + "&password="
+        return token(realm, user, "healbench-cli");
+    }
+
+    /** A token for the agent API (client healbench-agent, audience healbench-agent). */
+    private static String agentToken(String realm, String user) throws Exception {
+        return token(realm, user, "healbench-agent");
+    }
+
+    private static String token(String realm, String user, String client) throws Exception {
+        String form = "grant_type=password&client_id=" + client + "&username=" + user + "&password="
                 + URLEncoder.encode(user + "-test-pw", StandardCharsets.UTF_8);
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(KEYCLOAK + "/realms/" + realm + "/protocol/openid-connect/token"))

@@ -33,6 +33,30 @@ final class ProcessRunner {
                 .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(count).toList();
     }
 
+    private static String clientPython;
+
+    /**
+     * The Python of our reference clients (clients/python/env.sh makes its environment from the local wheelhouses,
+     * once per machine, and prints it last).
+     */
+    static synchronized String clientPython() throws IOException, InterruptedException {
+        if (clientPython == null) {
+            Path root = repoRoot();
+            Result env = run(List.of("bash", root.resolve("clients/python/env.sh").toString()), Map.of(), root, 900);
+            if (env.exitCode() != 0) {
+                throw new IllegalStateException("clients/python/env.sh failed:\n" + env.stdout() + env.stderr());
+            }
+            String[] lines = env.stdout().strip().split("\n");
+            clientPython = lines[lines.length - 1].strip();
+        }
+        return clientPython;
+    }
+
+    /** The environment the reference clients run in. */
+    static Map<String, String> clientEnvironment() {
+        return Map.of();
+    }
+
     static Result run(List<String> command, Map<String, String> env, Path workDir, long timeoutSeconds)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("healbench-it", ".out");

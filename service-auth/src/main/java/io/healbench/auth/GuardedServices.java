@@ -4,14 +4,15 @@ import io.grpc.Metadata;
 import java.util.Set;
 
 /**
- * Which gRPC services only HealBench's own services may call, and the header their token travels in. BenchService is
- * not among them: people and tenants call it, with their Keycloak tokens (and health checks stay open everywhere).
+ * Which gRPC services only HealBench's own services may call, and the header their token travels in. BenchService and
+ * AgentGateway are not among them: people, tenants and their agents call those with their Keycloak tokens (and health
+ * checks stay open everywhere).
  */
 final class GuardedServices {
 
     /** The full names of the internal services: each is also the audience of the tokens for it. */
     static final Set<String> NAMES = Set.of("healbench.sandbox.v1.SandboxService", "healbench.guard.v1.GuardService",
-            "healbench.agent.v1.AgentGateway");
+            "healbench.bench.v1.AttemptClaims");
 
     /**
      * A header of its own, not {@code authorization}: in the standalone JVM the bench service's OIDC reads that one, and

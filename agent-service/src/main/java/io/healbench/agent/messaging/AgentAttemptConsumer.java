@@ -78,7 +78,7 @@ public class AgentAttemptConsumer {
     public Uni<Void> onAttempt(Message<byte[]> message) {
         AttemptSpec spec;
         try {
-            spec = toSpec(AttemptRequest.parseFrom(message.getPayload()));
+            spec = AgentConfigMapper.spec(AttemptRequest.parseFrom(message.getPayload()));
         } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
             LOG.errorf("rejecting a malformed attempt request to the dead-letter queue: %s", e.getMessage());
             return Uni.createFrom().completionStage(message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false))));
@@ -141,11 +141,5 @@ public class AgentAttemptConsumer {
                 spec.attemptId(), result.failureClass().wireName(), result.proceeded(), result.passed(),
                 result.healPoints(), result.healsApplied(), result.healsRejected(), result.exitCause(), result.detail());
         return message.ack();
-    }
-
-    private static AttemptSpec toSpec(AttemptRequest request) {
-        return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
-                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode(),
-                AgentConfigMapper.settings(request.getAgent(), request.getAgentConfig()));
     }
 }

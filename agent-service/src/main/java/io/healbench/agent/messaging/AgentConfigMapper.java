@@ -2,22 +2,33 @@ package io.healbench.agent.messaging;
 
 import io.healbench.agent.cassette.CassetteMode;
 import io.healbench.agent.service.AgentUsage;
+import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.llm.Limits;
 import io.healbench.agent.service.llm.LlmSettings;
 import io.healbench.proto.agent.v1.AgentConfig;
+import io.healbench.proto.events.v1.AttemptRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
 /** Maps the wire's {@code AgentConfig} and {@code AgentUsage} to the domain and back; unset limits take defaults. */
-final class AgentConfigMapper {
+public final class AgentConfigMapper {
 
     private AgentConfigMapper() {
     }
 
+    /** An attempt as the wire carries it (the work queue's message, or a claim's). */
+    public static AttemptSpec spec(AttemptRequest request) {
+        return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
+                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode(),
+                settings(request.getAgent(), request.getAgentConfig()));
+    }
+
     static LlmSettings settings(String agent, AgentConfig config) {
         if (config.getBackbone().isEmpty()) {
-            return LlmSettings.NONE;
+            // No model of ours; the limits still bound an external agent's actions, probes, heals and wall time.
+            return new LlmSettings("", 0, 0, limits(config.getLimits(), Limits.forAgent(agent)), Optional.empty(),
+                    CassetteMode.OFF);
         }
         return new LlmSettings(config.getBackbone(), config.getPriceInputPerMtok(), config.getPriceOutputPerMtok(),
                 limits(config.getLimits(), Limits.forAgent(agent)),
@@ -65,6 +76,7 @@ final class AgentConfigMapper {
                 .setReraises(usage.reraises())
                 .setFormatErrors(usage.formatErrors())
                 .addAllHealPointExits(usage.healPointExits())
+                .setSelfReported(usage.selfReported())
                 .build();
     }
 }

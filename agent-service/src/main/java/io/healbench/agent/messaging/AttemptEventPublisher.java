@@ -3,6 +3,7 @@ package io.healbench.agent.messaging;
 import com.google.protobuf.Timestamp;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptSpec;
+import io.healbench.agent.service.external.AttemptOutcomes;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptStarted;
@@ -25,7 +26,7 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
  * publishes it again is deduplicated by consumers; {@code started} has one id per session.
  */
 @ApplicationScoped
-public class AttemptEventPublisher {
+public class AttemptEventPublisher implements AttemptOutcomes {
 
     static final String CHANNEL = "attempt-events";
     private static final String CONTENT_TYPE = "application/x-protobuf";
@@ -44,6 +45,7 @@ public class AttemptEventPublisher {
         return publish(event, "started");
     }
 
+    @Override
     public CompletionStage<Void> completed(AttemptSpec spec, AttemptResult result) {
         AttemptEvent event = envelope(spec, spec.attemptId() + "/completed")
                 .setCompleted(AttemptCompleted.newBuilder()

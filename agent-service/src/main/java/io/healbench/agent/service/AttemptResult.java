@@ -22,6 +22,12 @@ public record AttemptResult(
         AgentUsage usage,
         String trajectoryJson) {
 
+    /** The same end, charged to the agent (its claim lapsed, say), with {@code why} as the detail. */
+    public AttemptResult asAgentFailure(String why) {
+        return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
+                exitCause, wallTimeMs, AttemptFailureClass.AGENT, why, false, traceSimilarity, usage, trajectoryJson);
+    }
+
     public AttemptResult withDetail(String newDetail) {
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
                 exitCause, wallTimeMs, failureClass, newDetail, retryable, traceSimilarity, usage, trajectoryJson);

@@ -107,7 +107,7 @@ public class AttemptRunner {
             AttemptTally tally, long deadline) {
         List<RejectedHeal> rejected = new ArrayList<>();
         SessionTools tools = sandbox.tools(session);
-        int maxTries = spec.llm().healTries(settings.maxHealTries());
+        int maxTries = agent.healTries(spec, settings.maxHealTries());
         int tries = 0;
         while (true) {
             AgentDecision decision;
@@ -137,6 +137,7 @@ public class AttemptRunner {
             tries++;
             if (reply.applied()) {
                 tally.healApplied();
+                agent.healApplied(spec.attemptId(), reply.changed());
                 return true;
             }
             tally.healRejected();

@@ -1,5 +1,7 @@
 package io.healbench.agent.service;
 
+import java.util.List;
+
 /**
  * A healing agent: given a crash paused in the sandbox, decides how to heal it. Implementations are
  * selected by {@link #name()} (the {@code agent} field of an attempt request).
@@ -17,6 +19,18 @@ public interface HealingAgent {
      * instance or settings reads them here; throwing fails the attempt as the agent's failure, with the message.
      */
     default void attemptStarted(AttemptSpec spec) {
+    }
+
+    /**
+     * Heals one heal point may submit before the runner reraises (0: no limit of the runner's; the agent keeps its
+     * own). By default the LLM agents' limit, or the worker's setting for offline agents.
+     */
+    default int healTries(AttemptSpec spec, int offlineDefault) {
+        return spec.llm().healTries(offlineDefault);
+    }
+
+    /** The sandbox applied the agent's heal; {@code changed} are the locations HealGuard saw it change. Must not throw. */
+    default void healApplied(String attemptId, List<String> changed) {
     }
 
     /**

@@ -20,8 +20,10 @@ public class HealingAgents {
         }
     }
 
+    /** The agent named {@code name}; a qualified name ({@code external:NAME}) selects the agent before its colon. */
     public Optional<HealingAgent> byName(String name) {
-        return Optional.ofNullable(byName.get(name));
+        int colon = name.indexOf(':');
+        return Optional.ofNullable(byName.get(colon < 0 ? name : name.substring(0, colon)));
     }
 
     public String names() {

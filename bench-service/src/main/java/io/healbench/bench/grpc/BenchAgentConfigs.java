@@ -2,10 +2,13 @@ package io.healbench.bench.grpc;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.healbench.bench.repository.BenchAttempt;
+import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.service.BenchAgentConfig;
 import io.healbench.bench.service.BenchException;
 import io.healbench.proto.agent.v1.AgentConfig;
 import io.healbench.proto.agent.v1.Limits;
+import io.healbench.proto.events.v1.AttemptRequest;
 
 /**
  * The run's {@code AgentConfig} between the wire and its stored JSON form: written once when the run is created,
@@ -47,5 +50,19 @@ public final class BenchAgentConfigs {
             throw new IllegalStateException("a stored agent config is not an AgentConfig: " + e.getMessage(), e);
         }
         return builder.build();
+    }
+
+    /** An attempt as agents receive it: the work queue's message, and a claim's answer. */
+    public static AttemptRequest attemptRequest(BenchRun run, BenchAttempt attempt) {
+        return AttemptRequest.newBuilder()
+                .setTenant(run.tenant)
+                .setRunId(run.id)
+                .setAttemptId(attempt.id)
+                .setInstanceId(attempt.instanceId)
+                .setRepeat(attempt.repeatIndex)
+                .setAgent(run.agent)
+                .setGuardMode(run.guardMode)
+                .setAgentConfig(fromJson(run.agentConfig))
+                .build();
     }
 }

@@ -43,6 +43,7 @@ final class BenchGrpcErrors {
             case UNAUTHENTICATED -> Code.UNAUTHENTICATED;
             case PERMISSION_DENIED -> Code.PERMISSION_DENIED;
             case FAILED_PRECONDITION -> Code.FAILED_PRECONDITION;
+            case ABORTED -> Code.ABORTED;
         };
     }
 }

@@ -77,7 +77,8 @@ final class BenchProtoMapper {
                 .setExplores(count(usage.explores))
                 .setHeals(count(usage.heals))
                 .setReraises(count(usage.reraises))
-                .setFormatErrors(count(usage.formatErrors));
+                .setFormatErrors(count(usage.formatErrors))
+                .setSelfReported(usage.selfReported);
     }
 
     /** The wire's 32-bit counts hold a run's sums up to their maximum: past it they saturate, never fail the read. */

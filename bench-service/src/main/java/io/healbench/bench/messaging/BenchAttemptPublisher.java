@@ -3,7 +3,6 @@ package io.healbench.bench.messaging;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.grpc.BenchAgentConfigs;
-import io.healbench.proto.events.v1.AttemptRequest;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -32,21 +31,8 @@ public class BenchAttemptPublisher {
      */
     public void publish(BenchRun run, List<BenchAttempt> queued, BiConsumer<BenchAttempt, Throwable> notQueued) {
         for (BenchAttempt attempt : queued) {
-            attempts.send(request(run, attempt).toByteArray())
+            attempts.send(BenchAgentConfigs.attemptRequest(run, attempt).toByteArray())
                     .subscribe().with(confirmed -> { }, failure -> notQueued.accept(attempt, failure));
         }
-    }
-
-    private static AttemptRequest request(BenchRun run, BenchAttempt attempt) {
-        return AttemptRequest.newBuilder()
-                .setTenant(run.tenant)
-                .setRunId(run.id)
-                .setAttemptId(attempt.id)
-                .setInstanceId(attempt.instanceId)
-                .setRepeat(attempt.repeatIndex)
-                .setAgent(run.agent)
-                .setGuardMode(run.guardMode)
-                .setAgentConfig(BenchAgentConfigs.fromJson(run.agentConfig))
-                .build();
     }
 }

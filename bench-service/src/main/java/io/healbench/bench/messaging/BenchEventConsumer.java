@@ -94,6 +94,6 @@ public class BenchEventConsumer {
         return new BenchAgentUsage(u.getLlmCalls(), u.getInputTokens(), u.getCachedInputTokens(), u.getOutputTokens(),
                 u.getCostUsd(), u.getPriced() || u.getLlmCalls() == 0,
                 u.getProbes(), u.getExplores(), u.getHeals(), u.getReraises(), u.getFormatErrors(),
-                u.getHealPointExitsList());
+                u.getHealPointExitsList(), u.getSelfReported());
     }
 }

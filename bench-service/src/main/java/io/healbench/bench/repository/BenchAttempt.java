@@ -88,6 +88,21 @@ public class BenchAttempt {
     @Column(name = "heal_point_exits", columnDefinition = "text")
     public String healPointExits;
 
+    /** The external agent's claim on the attempt while it runs (docs/agents.md, "Leases"); null otherwise. */
+    @Column(name = "claim_id")
+    public String claimId;
+
+    /** The gateway that holds the claim. */
+    @Column(name = "claim_holder")
+    public String claimHolder;
+
+    @Column(name = "claim_expire_time")
+    public Instant claimExpireTime;
+
+    /** Claims on this attempt that lapsed, each time returning it to the queue. */
+    @Column(columnDefinition = "integer default 0 not null")
+    public int lapses;
+
     @Column(name = "create_time", nullable = false)
     public Instant createTime;
 

@@ -18,6 +18,17 @@ public class BenchAttemptRepository implements PanacheRepositoryBase<BenchAttemp
                 .list();
     }
 
+    /** The run's next queued attempt, locked; claims of one run are serialised by the run's row lock taken first. */
+    public Uni<BenchAttempt> lockNextQueued(String tenant, String runId) {
+        return find("tenant = ?1 and runId = ?2 and state = ?3", Sort.by("createTime").and("instanceId").and("repeatIndex"),
+                tenant, runId, BenchAttempt.State.QUEUED).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    /** Running attempts whose claim's lease ran out before {@code now}. */
+    public Uni<List<BenchAttempt>> lapsedClaims(java.time.Instant now) {
+        return list("state = ?1 and claimExpireTime < ?2", BenchAttempt.State.RUNNING, now);
+    }
+
     /** Locks the attempt's row until the transaction ends, so one attempt's events apply one at a time. */
     public Uni<BenchAttempt> lockInTenant(String tenant, String id) {
         return find("tenant = ?1 and id = ?2", tenant, id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();

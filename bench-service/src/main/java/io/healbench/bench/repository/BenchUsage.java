@@ -45,6 +45,10 @@ public class BenchUsage {
     @Column(name = "format_errors", columnDefinition = "bigint default 0 not null")
     public long formatErrors;
 
+    /** Some of the calls, tokens and cost were an external agent's own report, unverified. */
+    @Column(name = "self_reported", columnDefinition = "boolean default false not null")
+    public boolean selfReported;
+
     /** Adds another's usage to this one: a call is paid for whoever is to blame for the attempt's end. */
     public void add(BenchUsage other) {
         llmCalls += other.llmCalls;
@@ -58,5 +62,6 @@ public class BenchUsage {
         heals += other.heals;
         reraises += other.reraises;
         formatErrors += other.formatErrors;
+        selfReported |= other.selfReported;
     }
 }

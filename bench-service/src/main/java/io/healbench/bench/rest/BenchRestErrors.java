@@ -16,7 +16,7 @@ public class BenchRestErrors {
             case UNAUTHENTICATED -> 401;
             case PERMISSION_DENIED -> 403;
             case NOT_FOUND -> 404;
-            case FAILED_PRECONDITION -> 409;
+            case FAILED_PRECONDITION, ABORTED -> 409;
         };
         return Response.status(status)
                 .type(MediaType.APPLICATION_JSON)

@@ -136,6 +136,7 @@ public class BenchEventIngestor {
         usage.heals = reported.heals();
         usage.reraises = reported.reraises();
         usage.formatErrors = reported.formatErrors();
+        usage.selfReported = reported.selfReported();
         return usage;
     }
 

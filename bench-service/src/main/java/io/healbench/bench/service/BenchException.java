@@ -6,7 +6,7 @@ package io.healbench.bench.service;
  */
 public final class BenchException extends RuntimeException {
 
-    public enum Kind { INVALID_ARGUMENT, NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED, FAILED_PRECONDITION }
+    public enum Kind { INVALID_ARGUMENT, NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED, FAILED_PRECONDITION, ABORTED }
 
     private final Kind kind;
     private final String reason;

@@ -1,5 +1,8 @@
 package io.healbench.bench.service;
 
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.time.temporal.ChronoUnit;
+
 import java.time.Instant;
 
 /**
@@ -54,4 +57,17 @@ public record BenchIncomingEvent(
     }
 
     public record GuardDecision(int healPoint, String stage, String verdict, String reason) {}
+
+    /**
+     * bench-service's own end of an attempt that never ran to its end (it could not be queued; its claims kept lapsing):
+     * an infrastructure failure. Its id is the worker's completion event's, so whichever arrives first is counted.
+     */
+    static BenchIncomingEvent infrastructureFailure(String tenant, String runId, String attemptId, String detail) {
+        return new BenchIncomingEvent(attemptId + "/completed", tenant, runId, attemptId,
+                Instant.now().truncatedTo(ChronoUnit.MICROS), Kind.COMPLETED,
+                "{\"source\":\"bench-service\",\"detail\":" + TextNode.valueOf(detail) + "}",
+                new Outcome(false, false, 0, 0, 0, "", "not_started", 0, Outcome.INFRASTRUCTURE, detail, 0.0,
+                        BenchAgentUsage.NONE, ""),
+                null);
+    }
 }

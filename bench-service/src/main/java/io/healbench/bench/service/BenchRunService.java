@@ -1,6 +1,5 @@
 package io.healbench.bench.service;
 
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.healbench.bench.messaging.BenchAttemptPublisher;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchAttemptEvent;
@@ -105,23 +104,20 @@ public class BenchRunService {
             }
         }
         return Panache.withTransaction(() -> runs.persist(run).chain(() -> attempts.persist(queued)))
-                .invoke(() -> publisher.publish(run, queued, this::notQueued))
+                // An external run's attempts wait here for agents to claim them through the gateway (BenchClaims).
+                .invoke(() -> {
+                    if (!BenchClaims.external(run.agent)) {
+                        publisher.publish(run, queued, this::notQueued);
+                    }
+                })
                 .replaceWith(run);
     }
 
-    /**
-     * An attempt the queue refused ends as an infrastructure failure, so the run still ends and counts it once. The
-     * event carries the id of the worker's own completion event: whichever of the two arrives first is the one counted.
-     */
+    /** An attempt the queue refused ends as an infrastructure failure, so the run still ends and counts it once. */
     private void notQueued(BenchAttempt attempt, Throwable failure) {
         LOG.errorf("attempt %s of run %s could not be queued: %s", attempt.id, attempt.runId, failure.toString());
         String detail = "the attempt could not be queued: " + failure;
-        BenchIncomingEvent event = new BenchIncomingEvent(attempt.id + "/completed", attempt.tenant, attempt.runId, attempt.id,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), BenchIncomingEvent.Kind.COMPLETED,
-                "{\"source\":\"bench-service\",\"detail\":" + TextNode.valueOf(detail) + "}",
-                new BenchIncomingEvent.Outcome(false, false, 0, 0, 0, "", "not_started", 0,
-                        BenchIncomingEvent.Outcome.INFRASTRUCTURE, detail, 0.0, BenchAgentUsage.NONE, ""),
-                null);
+        BenchIncomingEvent event = BenchIncomingEvent.infrastructureFailure(attempt.tenant, attempt.runId, attempt.id, detail);
         contexts.onFreshContext(() -> ingestor.ingest(event)).subscribe().with(done -> { },
                 error -> LOG.errorf("could not record that attempt %s was not queued: %s", attempt.id, error.toString()));
     }

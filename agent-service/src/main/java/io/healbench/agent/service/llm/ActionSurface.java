@@ -20,10 +20,23 @@ public final class ActionSurface {
         this.point = point;
     }
 
-    /** What an action produced: an observation for the agent, or a decision for the runner. */
-    public record Result(String observation, AgentDecision decision) {
-        static Result observed(String text) {
-            return new Result(ObservationCap.cap(WorkspacePaths.relative(text), ObservationCap.DEFAULT_CHARS), null);
+    /**
+     * What an action produced: an observation for the agent, or a decision for the runner. {@code value} is what the
+     * sandbox answered, typed (a {@link SessionTools} reply, or the {@link io.healbench.agent.service.CrashObservation}),
+     * for the external API; {@code refusal} says why the sandbox refused the request (empty when it did not).
+     */
+    public record Result(String observation, AgentDecision decision, Object value, String refusal) {
+        static Result observed(String text, Object value) {
+            return new Result(ObservationCap.cap(WorkspacePaths.relative(text), ObservationCap.DEFAULT_CHARS), null, value, "");
+        }
+
+        static Result refused(String why) {
+            return new Result(ObservationCap.cap(WorkspacePaths.relative("error: " + why), ObservationCap.DEFAULT_CHARS),
+                    null, null, WorkspacePaths.relative(why));
+        }
+
+        static Result decided(AgentDecision decision) {
+            return new Result("", decision, null, "");
         }
 
         public boolean decided() {
@@ -34,18 +47,18 @@ public final class ActionSurface {
     public Result run(Action action) {
         try {
             return switch (action.tool()) {
-                case ActionCatalog.GET_CRASH -> Result.observed(CrashBrief.render(point.crash()));
+                case ActionCatalog.GET_CRASH -> Result.observed(CrashBrief.render(point.crash()), point.crash());
                 case ActionCatalog.PROBE -> probe(action);
-                case ActionCatalog.HEAL -> new Result("", new AgentDecision.Heal(text(action, "code"),
+                case ActionCatalog.HEAL -> Result.decided(new AgentDecision.Heal(text(action, "code"),
                         HealResume.valueOf(text(action, "resume").toUpperCase(Locale.ROOT))));
-                case ActionCatalog.RERAISE -> new Result("", new AgentDecision.Reraise(text(action, "reason")));
+                case ActionCatalog.RERAISE -> Result.decided(new AgentDecision.Reraise(text(action, "reason")));
                 case ActionCatalog.READ_FILE -> readFile(action);
                 case ActionCatalog.LIST_FILES -> listFiles(action);
                 case ActionCatalog.SEARCH_CODE -> searchCode(action);
                 default -> throw new IllegalArgumentException("no tool named " + action.tool());
             };
         } catch (SessionTools.Refused refused) {
-            return Result.observed("error: " + refused.getMessage());
+            return Result.refused(refused.getMessage());
         }
     }
 
@@ -62,7 +75,7 @@ public final class ActionSurface {
         } else {
             out.append("error: ").append(reply.error());
         }
-        return Result.observed(out.toString());
+        return Result.observed(out.toString(), reply);
     }
 
     private Result readFile(Action action) {
@@ -70,7 +83,7 @@ public final class ActionSurface {
                 integer(action, "end"));
         String header = file.path() + " (lines " + file.startLine() + "-" + file.endLine() + " of " + file.totalLines()
                 + (file.truncated() ? "; cut at the output cap, ask for a later start" : "") + ")\n";
-        return Result.observed(header + numbered(file.content(), file.startLine()));
+        return Result.observed(header + numbered(file.content(), file.startLine()), file);
     }
 
     private Result listFiles(Action action) {
@@ -85,7 +98,7 @@ public final class ActionSurface {
         if (listing.more()) {
             out.append("[more files: narrow the path or the glob]\n");
         }
-        return Result.observed(out.toString());
+        return Result.observed(out.toString(), listing);
     }
 
     private Result searchCode(Action action) {
@@ -100,7 +113,7 @@ public final class ActionSurface {
         if (found.more()) {
             out.append("[more matches: narrow the pattern or the glob]\n");
         }
-        return Result.observed(out.toString());
+        return Result.observed(out.toString(), found);
     }
 
     private static String numbered(String content, int first) {

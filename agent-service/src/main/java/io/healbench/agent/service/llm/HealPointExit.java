@@ -2,7 +2,7 @@ package io.healbench.agent.service.llm;
 
 import java.util.Locale;
 
-/** How one heal point ended for an LLM agent (docs/agents.md, "Exit statuses"). */
+/** How one heal point ended for an LLM or external agent (docs/agents.md, "Exit statuses"). */
 public enum HealPointExit {
     /** A heal was applied and the program resumed. */
     HEALED,
@@ -17,7 +17,9 @@ public enum HealPointExit {
     /** The cassette held no answer for a request: the replay is not the recorded run. */
     REPLAY_DIVERGENCE,
     /** The model call failed (after the client's retries); the agent reraised. */
-    ERROR;
+    ERROR,
+    /** An external agent's claim lapsed (it disconnected or went silent); the crash was reraised. */
+    CLAIM_LAPSED;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

@@ -160,7 +160,7 @@ final class LlmAttempt {
     AgentRecord end() {
         cassette.ifPresent(Cassette::close);
         AgentUsage usage = new AgentUsage(calls, inputTokens, cachedInputTokens, outputTokens, costUsd, priced,
-                probes, explores, heals, reraises, formatErrors, exits);
+                probes, explores, heals, reraises, formatErrors, exits, false);
         return new AgentRecord(usage, trajectory.toJson(usage), divergence);
     }
 }

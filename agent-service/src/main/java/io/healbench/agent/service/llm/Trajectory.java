@@ -9,6 +9,7 @@ import io.healbench.agent.service.AgentUsage;
 import io.healbench.common.backbone.Backbone;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 
 /**
@@ -17,7 +18,7 @@ import java.util.List;
  * and each heal point's exit status. Only {@code timestamp} and {@code extra.latency_ms} vary between a run and its
  * replay from a cassette.
  */
-final class Trajectory {
+public final class Trajectory {
 
     static final String SCHEMA = "ATIF-v1.4";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -25,22 +26,57 @@ final class Trajectory {
     private final ObjectNode root = JSON.createObjectNode();
     private final ArrayNode steps;
     private final ArrayNode healPoints;
+    private final ObjectNode agent;
     private final String modelName;
 
     Trajectory(String attemptId, String agentName, Backbone backbone, Limits limits) {
-        this.modelName = backbone.model();
-        root.put("schema_version", SCHEMA);
-        root.put("session_id", attemptId);
-        ObjectNode agent = root.putObject("agent");
-        agent.put("name", agentName);
-        agent.put("version", Prompts.VERSION);
-        agent.put("model_name", backbone.model());
-        ObjectNode extra = agent.putObject("extra");
+        this(attemptId, agentName, Prompts.VERSION, backbone.model(), limits);
+        ObjectNode extra = (ObjectNode) agent.get("extra");
         extra.put("prompts_version", Prompts.VERSION);
         extra.set("backbone", JSON.valueToTree(backbone.describe()));
-        extra.set("limits", JSON.valueToTree(limits.describe()));
+    }
+
+    private Trajectory(String attemptId, String agentName, String version, String modelName, Limits limits) {
+        this.modelName = modelName;
+        root.put("schema_version", SCHEMA);
+        root.put("session_id", attemptId);
+        agent = root.putObject("agent");
+        agent.put("name", agentName);
+        agent.put("version", version);
+        agent.put("model_name", modelName);
+        agent.putObject("extra").set("limits", JSON.valueToTree(limits.describe()));
         steps = root.putArray("steps");
         healPoints = root.putObject("extra").putArray("heal_points");
+    }
+
+    /**
+     * An external agent's trajectory, built from the actions the server saw: one agent step per action, with the
+     * observation it got. Its model and usage are whatever the agent reported ({@link #selfReported}), if anything.
+     */
+    public static Trajectory external(String attemptId, String agentName, String apiVersion, Limits limits) {
+        return new Trajectory(attemptId, agentName, apiVersion, "unknown", limits);
+    }
+
+    /** One action an external agent sent, at a heal point (0 before the first); returns its step for the observation. */
+    public ObjectNode action(Action call, int healPoint) {
+        ObjectNode step = step("agent");
+        step.put("message", "");
+        ObjectNode node = step.putArray("tool_calls").addObject();
+        node.put("tool_call_id", call.callId());
+        node.put("function_name", call.tool());
+        node.set("arguments", JSON.valueToTree(call.arguments()));
+        step.putObject("extra").put("heal_point", healPoint);
+        return step;
+    }
+
+    /** The model and usage an external agent reported about itself: kept, flagged, never verified. */
+    public void selfReported(String model, Map<String, Object> totals) {
+        if (!model.isEmpty()) {
+            agent.put("model_name", model);
+        }
+        ObjectNode extra = (ObjectNode) agent.get("extra");
+        extra.put("self_reported", true);
+        extra.set("self_reported_usage", JSON.valueToTree(totals));
     }
 
     void system(String text) {
@@ -81,7 +117,7 @@ final class Trajectory {
         return step;
     }
 
-    void observe(ObjectNode agentStep, String callId, String content) {
+    public void observe(ObjectNode agentStep, String callId, String content) {
         ObjectNode observation = agentStep.has("observation") ? (ObjectNode) agentStep.get("observation")
                 : agentStep.putObject("observation");
         ArrayNode results = observation.has("results") ? (ArrayNode) observation.get("results")
@@ -91,14 +127,14 @@ final class Trajectory {
         result.put("content", content);
     }
 
-    void healPointEnded(int healPoint, HealPointExit exit, String why) {
+    public void healPointEnded(int healPoint, HealPointExit exit, String why) {
         ObjectNode node = healPoints.addObject();
         node.put("heal_point", healPoint);
         node.put("exit_status", exit.wireName());
         node.put("reason", why);
     }
 
-    String toJson(AgentUsage usage) {
+    public String toJson(AgentUsage usage) {
         ObjectNode metrics = root.putObject("final_metrics");
         metrics.put("total_prompt_tokens", usage.inputTokens());
         metrics.put("total_completion_tokens", usage.outputTokens());

@@ -7,14 +7,14 @@ import java.util.regex.Pattern;
  * model reads. The agent has no business with the host's layout, and a workspace's random name would make every
  * prompt differ from its recording, so no cassette could replay it.
  */
-final class WorkspacePaths {
+public final class WorkspacePaths {
 
     private static final Pattern WORKSPACE_SOURCES = Pattern.compile("/[^\\s'\"]*/workspaces/[^/\\s'\"]+/[^/\\s'\"]+/src/");
 
     private WorkspacePaths() {
     }
 
-    static String relative(String text) {
+    public static String relative(String text) {
         return WORKSPACE_SOURCES.matcher(text).replaceAll("");
     }
 }
