@@ -1,5 +1,7 @@
 package io.healbench.cli;
 
+import io.grpc.Metadata;
+import io.grpc.stub.MetadataUtils;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.runtime.QuarkusApplication;
@@ -17,7 +19,10 @@ public class StandaloneApp implements QuarkusApplication {
             @ConfigProperty(name = "healbench.home", defaultValue = ".") String home,
             @ConfigProperty(name = "quarkus.http.port") int port,
             @ConfigProperty(name = "healbench.agent.gateway.local-token") String token) {
-        this.bench = bench;
+        // The platform's API takes only the local token (StandaloneTokenCheck), from this process too.
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        this.bench = bench.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
         this.home = Path.of(home);
         this.endpoint = ExternalEndpoint.onLoopback(port, token);
     }

@@ -71,12 +71,25 @@ class ExternalAgentStandaloneIT {
         }
     }
 
+    /** {@code healbench serve}: no run but the ones made against it, each with its token; MCP heals through it. */
     @Test
     void thePythonMcpClientListsTheToolsAndHealsThroughTheServedPlatform() throws Exception {
         Path root = ProcessRunner.repoRoot();
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 2);
         try (Cli serve = Cli.start(root, Map.of(), "serve")) {
             JsonNode endpoint = serve.awaitJsonLineWith("token");
+            // The served platform's run API takes only its token too, over gRPC and REST.
+            ProcessRunner.Result stranger = ProcessRunner.run(List.of("java", "-jar",
+                    root.resolve("cli/target/quarkus-app/quarkus-run.jar").toString(), "run", "--agent", "external",
+                    "--instances", slice.get(0), "--server", endpoint.get("grpc").asText()),
+                    Map.of("HEALBENCH_HOME", root.toString()), root, 300);
+            assertEquals(1, stranger.exitCode(), stranger.stdout() + stranger.stderr());
+            assertTrue(stranger.stderr().contains("UNAUTHENTICATED"), stranger.stderr());
+            java.net.http.HttpResponse<String> rest = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(endpoint.get("mcp").asText()
+                            .replace("/mcp", "/api/v1/runs/none"))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, rest.statusCode(), rest.body());
             try (Cli run = Cli.start(root, Map.of(), "run", "--json", "--agent", "external", "--instances", String.join(",", slice),
                     "--server", endpoint.get("grpc").asText(), "--token", endpoint.get("token").asText())) {
                 String runName = run.awaitJsonLineWith("run").get("run").asText();

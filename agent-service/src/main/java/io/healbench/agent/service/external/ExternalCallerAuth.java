@@ -24,6 +24,15 @@ public class ExternalCallerAuth {
         this.settings = settings;
     }
 
+    /** Whether an {@code authorization} header presents {@code token} as its bearer token (compared in constant time). */
+    public static boolean bearerMatches(String authorization, String token) {
+        if (authorization == null || !authorization.startsWith(BEARER)) {
+            return false;
+        }
+        return MessageDigest.isEqual(authorization.substring(BEARER.length()).getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
      * The caller of a request with this {@code authorization} header (null when absent) and the identity the server's
      * authentication made of it. Call it on the request's thread.
@@ -34,9 +43,7 @@ public class ExternalCallerAuth {
                 throw ExternalFailure.fatal(ExternalFailure.Kind.UNAUTHENTICATED, "TOKEN_REQUIRED",
                         "a bearer token is required: the one `healbench serve` printed");
             }
-            byte[] given = authorization.substring(BEARER.length()).getBytes(StandardCharsets.UTF_8);
-            byte[] expected = settings.localToken().get().getBytes(StandardCharsets.UTF_8);
-            if (!MessageDigest.isEqual(given, expected)) {
+            if (!bearerMatches(authorization, settings.localToken().get())) {
                 throw ExternalFailure.fatal(ExternalFailure.Kind.UNAUTHENTICATED, "TOKEN_INVALID", "the token is not this server's");
             }
             return new ExternalCaller(LOCAL_TENANT, LOCAL_TENANT);
