@@ -1,8 +1,6 @@
 package io.healbench.agent.grpc;
 
-import com.google.rpc.ErrorInfo;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.healbench.agent.messaging.AgentConfigMapper;
 import io.healbench.agent.service.external.AttemptClaims;
 import io.healbench.agent.service.external.ExternalFailure;
@@ -66,15 +64,7 @@ public class AttemptClaimsGrpcClient implements AttemptClaims {
         try {
             return rpc.get();
         } catch (StatusRuntimeException e) {
-            com.google.rpc.Status status = StatusProto.fromThrowable(e);
-            String reason = status == null ? "" : status.getDetailsList().stream().filter(d -> d.is(ErrorInfo.class))
-                    .map(d -> {
-                        try {
-                            return d.unpack(ErrorInfo.class).getReason();
-                        } catch (com.google.protobuf.InvalidProtocolBufferException bad) {
-                            return "";
-                        }
-                    }).findFirst().orElse("");
+            String reason = AgentSandboxCallFailures.errorInfoReason(e);
             String message = e.getStatus().getDescription();
             throw switch (e.getStatus().getCode()) {
                 case NOT_FOUND -> ExternalFailure.recoverable(ExternalFailure.Kind.NOT_FOUND,

@@ -295,7 +295,7 @@ final class ExternalAttempt {
                 }
                 probes++;
                 probesAtPoint++;
-            } else if (List.of(ActionCatalog.READ_FILE, ActionCatalog.LIST_FILES, ActionCatalog.SEARCH_CODE).contains(tool)) {
+            } else if (ActionCatalog.explores(tool)) {
                 explores++;
             } else if (tool.equals(ActionCatalog.HEAL)) {
                 heals++;

@@ -21,6 +21,11 @@ public final class ActionCatalog {
     public static final String LIST_FILES = "list_files";
     public static final String SEARCH_CODE = "search_code";
 
+    /** The read-only views of the sources: what the usage counts as explores. */
+    public static boolean explores(String tool) {
+        return tool.equals(READ_FILE) || tool.equals(LIST_FILES) || tool.equals(SEARCH_CODE);
+    }
+
     public enum Type { STRING, INTEGER, NUMBER }
 
     public record Parameter(String name, Type type, boolean required, String description, List<String> choices) {

@@ -169,7 +169,7 @@ public abstract class LlmHealingAgent implements HealingAgent {
                 }
                 attempt.budget.probed();
                 attempt.probes++;
-            } else if (List.of(ActionCatalog.READ_FILE, ActionCatalog.LIST_FILES, ActionCatalog.SEARCH_CODE).contains(tool)) {
+            } else if (ActionCatalog.explores(tool)) {
                 attempt.explores++;
             }
             ActionSurface.Result result = surface.run(parsed.action());
