@@ -378,6 +378,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("setpriv", PURPOSES, tool("setpriv", "util-linux")),        # drops privileges of a run
     Requirement("pytest", PURPOSES, interpreters_with_pytest),              # on each interpreter of the purpose
     Requirement("stdlib tests", ("tests",), debian_stdlib_tests),           # Debian's Lib/test
+    Requirement("chromium", ("tests",), tool("chromium", "chromium")),      # renders the HTML reports in browser tests
     Requirement("runs directory", PURPOSES, writable("runs directory", lambda c: c.runs_dir, "--runs-dir DIR")),
     Requirement("cache directory", PURPOSES,
                 writable("cache directory", lambda c: subjects.cache_dir(), "HEALBENCH_CACHE=DIR")),
@@ -426,8 +427,9 @@ def install(fixes: list[Fix]) -> tuple[list[str], list[str]]:
     installed, failures = [], []
     packages = list(dict.fromkeys(f.target for f in fixes if f.kind == "apt"))
     if packages:
+        # Without recommends: chromium's would bring systemd, avahi-daemon and printer tools onto the machine.
         failure = (_quietly(["apt-get", "update", "-qq"])
-                   or _quietly(["apt-get", "install", "-y", "-qq", *packages],
+                   or _quietly(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
                                env={"DEBIAN_FRONTEND": "noninteractive"}))
         if failure:
             failures.append(failure)

@@ -1,46 +1,37 @@
 package io.healbench.cli;
 
+import io.healbench.analysis.OutcomeClass;
 import io.healbench.proto.bench.v1.Attempt;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * What became of one attempt, in one word for the results table, and a short reason. The failure classes come first:
- * an attempt the platform failed says nothing about the agent, whatever its other fields hold.
- *
- * @param label  {@code healed}, {@code not healed}, {@code reraised}, {@code agent error} or {@code infrastructure}
- * @param reason a few words on why, for people
+ * What became of one attempt: its outcome class as bench-service graded it (docs/runs.md, "Outcome classes"), and a
+ * short reason for people.
  */
-record AttemptStatus(String label, String reason) {
-
-    static final String HEALED = "healed";
-    static final String NOT_HEALED = "not healed";
-    static final String RERAISED = "reraised";
-    static final String AGENT_ERROR = "agent error";
-    static final String INFRASTRUCTURE = "infrastructure";
+record AttemptStatus(OutcomeClass outcome, String reason) {
 
     /** The labels in the order the summary lists them. */
-    static final List<String> LABELS = List.of(HEALED, NOT_HEALED, RERAISED, AGENT_ERROR, INFRASTRUCTURE);
+    static final List<String> LABELS = Arrays.stream(OutcomeClass.values()).map(OutcomeClass::label).toList();
 
     static AttemptStatus of(Attempt attempt) {
-        switch (attempt.getFailureClass()) {
-            case "infrastructure", "grader" -> {
-                return new AttemptStatus(INFRASTRUCTURE, attempt.getDetail());
-            }
-            case "agent" -> {
-                return new AttemptStatus(AGENT_ERROR, attempt.getDetail());
-            }
-            default -> { }
-        }
-        if (attempt.getHealsApplied() == 0) {
-            return new AttemptStatus(RERAISED, attempt.getHealsRejected() > 0
+        OutcomeClass outcome = RunRecords.outcome(attempt);
+        String reason = switch (outcome) {
+            case HEALED -> attempt.getPassed() ? "the target test passed" : "the target test failed after proceeding";
+            case RERAISED -> attempt.getHealsRejected() > 0
                     ? attempt.getHealsRejected() + " heal" + (attempt.getHealsRejected() == 1 ? "" : "s") + " refused"
-                    : "no heal submitted");
-        }
-        if (attempt.getProceeded()) {
-            return new AttemptStatus(HEALED, attempt.getPassed() ? "the target test passed" : "the target test failed after proceeding");
-        }
-        String why = attempt.getDetail().isEmpty() ? attempt.getExitCause() : attempt.getDetail();
-        return new AttemptStatus(NOT_HEALED, why);
+                    : "no heal submitted";
+            case NOT_HEALED, BUDGET -> attempt.getDetail().isEmpty()
+                    ? String.join(", ", attempt.getUsage().getHealPointExitsList()) + " " + attempt.getExitCause()
+                    : attempt.getDetail();
+            case AGENT_ERROR, INFRASTRUCTURE, GRADER -> attempt.getDetail().isEmpty() && attempt.getState() == Attempt.State.CANCELLED
+                    ? "the run was cancelled" : attempt.getDetail();
+        };
+        return new AttemptStatus(outcome, reason.strip());
+    }
+
+    String label() {
+        return outcome.label();
     }
 
     /** The reason cut to {@code width} characters for the table, on one line. */

@@ -60,6 +60,7 @@ public record CliArguments(
                                  [--parallel N] [--json] [--server HOST:PORT [--token TOKEN]]
                    healbench serve [--port P]
                    healbench agents [--backbones FILE]
+                   healbench runs list|show|cancel|delete|regrade|compare ... (healbench runs, for its usage)
                    healbench llm-stub --script FILE [--port P] [--host H] [--latency-ms N]
               Selects a slice of the dataset: --instances, then --subject (a subject such as
               debian-source:toolz@0.12.0, or a code base such as toolz or cpython-stdlib) and --tier,
@@ -263,8 +264,9 @@ public record CliArguments(
             args.addAll(List.of("--tier", tier.label()));
         }
         if (limit > 0) {
-            args.addAll(List.of("--limit", Integer.toString(limit), "--seed", Long.toString(seed)));
+            args.addAll(List.of("--limit", Integer.toString(limit)));
         }
+        args.addAll(List.of("--seed", Long.toString(seed)));
         args.addAll(List.of("--agent", agent));
         if (heals != null) {
             args.addAll(List.of("--heals", heals));

@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,6 +33,10 @@ public class HealbenchMain {
         }
         if (args.length > 0 && args[0].equals("serve")) {
             serve(home(), Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("runs")) {
+            runs(home(), Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length > 0 && args[0].equals("agents")) {
@@ -109,6 +115,24 @@ public class HealbenchMain {
         Quarkus.run(ServeApp.class);
     }
 
+    /** {@code healbench runs ...}: against {@code --server}, or on the standalone store with the services booted here. */
+    private static void runs(Path home, String[] args) {
+        RunsCommand.Target target = RunsCommand.Target.parse(args);
+        if (target.server() != null) {
+            ManagedChannel channel = ManagedChannelBuilder.forTarget(target.server()).usePlaintext().build();
+            try {
+                System.exit(new RunsCommand(remoteStub(channel, target.token()), home.resolve("runs"), System.out).run(target.rest()));
+            } finally {
+                channel.shutdownNow();
+            }
+            return;
+        }
+        List<String> standaloneArgs = new ArrayList<>(List.of("runs"));
+        standaloneArgs.addAll(target.rest());
+        startStandalone(home, 0, 1, null, LlmOptions.NONE.backbonesPath(home).toString());
+        Quarkus.run(StandaloneApp.class, standaloneArgs.toArray(String[]::new));
+    }
+
     private static void runStandalone(Path home, CliArguments args) {
         startStandalone(home, 0, args.parallel(), args.heals(), args.llm().backbonesPath(home).toString());
         Quarkus.run(StandaloneApp.class, args.toArgs());
@@ -120,7 +144,7 @@ public class HealbenchMain {
         int port;
         try {
             Files.createDirectories(home.resolve("runs"));
-            database = EmbeddedDatabase.start();
+            database = EmbeddedDatabase.start(EmbeddedDatabase.directory(home));
             port = requestedPort > 0 ? requestedPort : freePort();
         } catch (IOException e) {
             System.err.println("healbench: cannot prepare standalone mode: " + e.getMessage());
@@ -135,6 +159,7 @@ public class HealbenchMain {
             System.setProperty("quarkus.grpc.clients." + client + ".port", Integer.toString(port));
         }
         System.setProperty("quarkus.datasource.reactive.url", database.reactiveUrl());
+        System.setProperty("quarkus.datasource.jdbc.url", database.jdbcUrl());
         System.setProperty("quarkus.datasource.username", EmbeddedDatabase.USER);
         if (heals != null) {
             System.setProperty("healbench.agent.replay-dir", heals);
@@ -154,13 +179,7 @@ public class HealbenchMain {
     private static int runRemote(CliArguments args, Path home) {
         ManagedChannel channel = ManagedChannelBuilder.forTarget(args.server()).usePlaintext().build();
         try {
-            BenchServiceGrpc.BenchServiceBlockingStub stub = BenchServiceGrpc.newBlockingStub(channel);
-            if (args.token() != null) {
-                Metadata headers = new Metadata();
-                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + args.token());
-                stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
-            }
-            return RunDriver.runOnConsole(stub, home.resolve("runs"), args, null);
+            return RunDriver.runOnConsole(remoteStub(channel, args.token()), home.resolve("runs"), args, null);
         } finally {
             channel.shutdownNow();
             try {
@@ -169,6 +188,17 @@ public class HealbenchMain {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** bench-service's API on a server, with the caller's bearer token when one is given. */
+    private static BenchServiceGrpc.BenchServiceBlockingStub remoteStub(ManagedChannel channel, String token) {
+        BenchServiceGrpc.BenchServiceBlockingStub stub = BenchServiceGrpc.newBlockingStub(channel);
+        if (token == null) {
+            return stub;
+        }
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
     private static int freePort() throws IOException {

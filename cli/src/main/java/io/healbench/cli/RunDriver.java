@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.StatusRuntimeException;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.Status;
+import io.healbench.analysis.StatisticsTables;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
@@ -36,7 +37,6 @@ import java.util.stream.Collectors;
  */
 public final class RunDriver {
 
-    static final String REPORT_SCHEMA = "healbench.report/v1";
     private static final int REASON_WIDTH = 60;
 
     private final BenchServiceGrpc.BenchServiceBlockingStub bench;
@@ -44,6 +44,7 @@ public final class RunDriver {
     private final PrintStream out;
     private final ProgressBar progress;
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final RunReportFiles files;
 
     /** Where this process's external agents connect; null in remote mode (the server's gateway is its own). */
     private final ExternalEndpoint endpoint;
@@ -55,6 +56,7 @@ public final class RunDriver {
         this.runsDir = runsDir;
         this.out = out;
         this.progress = new ProgressBar(err, terminal);
+        this.files = new RunReportFiles(bench, runsDir);
     }
 
     /**
@@ -70,6 +72,7 @@ public final class RunDriver {
                 .setRepeats(args.repeats())
                 .setRequestId(UUID.randomUUID().toString())
                 .setAgentConfig(args.llm().toWire())
+                .setSeed(args.seed())
                 .build());
         if (args.externalAgent()) {
             // The run waits for external agents: they need its name, and in standalone mode where and how to connect.
@@ -83,13 +86,14 @@ public final class RunDriver {
             showProgress(run);
         }
         progress.finish();
-        List<Attempt> attempts = listAttempts(run.getName());
+        List<Attempt> attempts = files.listAttempts(run.getName());
         printTable(attempts);
         RunSummary summary = RunSummary.of(attempts);
-        int exitStatus = run.getState() != Run.State.SUCCEEDED ? ExitStatus.FAILED
-                : summary.infrastructureFailures() > 0 ? ExitStatus.INFRASTRUCTURE_FAILURES : ExitStatus.COMPLETED;
-        Path report = writeReport(run, attempts, summary, args, exitStatus);
+        int exitStatus = exitStatus(run, summary);
+        RunReportFiles.Written written = files.write(run, attempts, invocation(args, exitStatus));
+        Path report = written.report();
         summary.print(out);
+        StatisticsTables.printRun(written.statistics(), out);
         out.printf("%nrun %s: %d/%d proceeded, %d/%d passed (of %d attempts the agent is answerable for); report: %s%n",
                 run.getName(), run.getProceeded(), summary.agentAttempts(), run.getPassed(), summary.agentAttempts(),
                 summary.agentAttempts(), report);
@@ -109,7 +113,8 @@ public final class RunDriver {
             line.put("proceeded", run.getProceeded());
             line.put("passed", run.getPassed());
             line.put("trace_similarity", run.getTraceSimilarity());
-            line.set("failures", json.valueToTree(summary.failures()));
+            line.set("by_class", json.valueToTree(summary.byClass()));
+            line.set("statistics", RunReportFiles.statisticsJson(written.statistics()));
             AgentUsage usage = run.getUsage();
             line.put("llm_calls", usage.getLlmCalls());
             line.put("input_tokens", usage.getInputTokens());
@@ -131,23 +136,11 @@ public final class RunDriver {
     private static Map<String, Long> programTimes(List<Attempt> attempts) {
         Map<String, Long> times = new LinkedHashMap<>();
         for (Attempt a : attempts) {
-            if (a.getWallTimeMs() > 0 && !AttemptStatus.INFRASTRUCTURE.equals(AttemptStatus.of(a).label())) {
+            if (a.getWallTimeMs() > 0 && AttemptStatus.of(a).outcome().chargedToAgent()) {
                 times.put(a.getInstanceId(), a.getWallTimeMs());
             }
         }
         return times;
-    }
-
-    private List<Attempt> listAttempts(String runName) {
-        List<Attempt> attempts = new ArrayList<>();
-        String token = "";
-        do {
-            ListAttemptsResponse page = bench.listAttempts(ListAttemptsRequest.newBuilder()
-                    .setParent(runName).setPageSize(200).setPageToken(token).build());
-            attempts.addAll(page.getAttemptsList());
-            token = page.getNextPageToken();
-        } while (!token.isEmpty());
-        return attempts;
     }
 
     private void printTable(List<Attempt> attempts) {
@@ -191,123 +184,30 @@ public final class RunDriver {
         return counts.entrySet().stream().map(e -> e.getKey() + " x" + e.getValue()).collect(Collectors.joining(", "));
     }
 
-    private Path writeReport(Run run, List<Attempt> attempts, RunSummary runSummary, CliArguments args, int exitStatus)
-            throws IOException {
-        Path dir = runsDir.resolve(runId(run));
-        Files.createDirectories(dir);
-        ObjectNode report = json.createObjectNode();
-        report.put("schema", REPORT_SCHEMA);
-        report.put("run_id", runId(run));
-        report.put("state", run.getState().name());
-        report.put("written_at", Instant.now().toString());
-        report.put("mode", args.standalone() ? "standalone" : "remote:" + args.server());
-        report.put("agent", run.getAgent());
+    /**
+     * A run whose attempts all ended has its own status when the harness failed some of them, even all of them (the run
+     * is then FAILED, yet nothing went wrong with the run itself); a cancelled run, or one that did not end, failed.
+     */
+    private static int exitStatus(Run run, RunSummary summary) {
+        boolean ended = run.getState() == Run.State.SUCCEEDED || run.getState() == Run.State.FAILED;
+        if (!ended || (run.getState() == Run.State.FAILED && summary.infrastructureFailures() == 0)) {
+            return ExitStatus.FAILED;
+        }
+        return summary.infrastructureFailures() > 0 ? ExitStatus.INFRASTRUCTURE_FAILURES : ExitStatus.COMPLETED;
+    }
+
+    /** How this run was started, for its report: re-grading keeps it. */
+    private ObjectNode invocation(CliArguments args, int exitStatus) {
+        ObjectNode invocation = json.createObjectNode();
+        invocation.put("mode", args.standalone() ? "standalone" : "remote:" + args.server());
         if (args.heals() != null) {
-            report.put("heals", args.heals());
+            invocation.put("heals", args.heals());
         }
-        report.put("guard_mode", run.getGuardMode());
-        if (args.llm().given()) {
-            report.set("agent_config", json.readTree(JsonFormat.printer().preservingProtoFieldNames().print(run.getAgentConfig())));
-        }
-        report.put("repeats", run.getRepeats());
-        report.put("exit_code", exitStatus);
         if (args.standalone()) {
-            report.put("parallel", args.parallel());
+            invocation.put("parallel", args.parallel());
         }
-        ObjectNode summary = report.putObject("summary");
-        summary.put("instances", run.getInstanceIdsCount());
-        summary.put("attempts", run.getAttemptsTotal());
-        // The rates' denominator: attempts that failed outside the agent (infrastructure, grader) say nothing about it.
-        summary.put("agent_attempts", runSummary.agentAttempts());
-        summary.put("proceeded", run.getProceeded());
-        summary.put("passed", run.getPassed());
-        summary.put("attempts_failed", run.getAttemptsFailed());
-        summary.put("proceed_rate", rate(run.getProceeded(), runSummary.agentAttempts()));
-        summary.put("correct_rate", rate(run.getPassed(), runSummary.agentAttempts()));
-        summary.put("trace_similarity", run.getTraceSimilarity());
-        summary.set("failures", json.valueToTree(runSummary.failures()));
-        summary.set("by_status", json.valueToTree(runSummary.byStatus()));
-        summary.set("first_reasons", json.valueToTree(runSummary.firstReasons()));
-        summary.set("usage", usage(run.getUsage()));
-        // What the agents did, like the reference's action analysis: actions of each kind over all attempts.
-        ObjectNode actions = summary.putObject("actions");
-        actions.put("probe", run.getUsage().getProbes());
-        actions.put("explore", run.getUsage().getExplores());
-        actions.put("heal", run.getUsage().getHeals());
-        actions.put("reraise", run.getUsage().getReraises());
-        ArrayNode rows = report.putArray("attempts");
-        for (Attempt a : attempts) {
-            ObjectNode row = rows.addObject();
-            row.put("instance_id", a.getInstanceId());
-            row.put("repeat", a.getRepeat());
-            row.put("state", a.getState().name());
-            row.put("exception_type", a.getExceptionType());
-            row.put("proceeded", a.getProceeded());
-            row.put("passed", a.getPassed());
-            row.put("heal_points", a.getHealPoints());
-            row.put("trace_similarity", a.getTraceSimilarity());
-            row.put("heals_applied", a.getHealsApplied());
-            row.put("heals_rejected", a.getHealsRejected());
-            AttemptStatus status = AttemptStatus.of(a);
-            row.put("status", status.label());
-            row.put("status_reason", status.reason());
-            row.put("failure_class", a.getFailureClass());
-            row.put("exit_cause", a.getExitCause());
-            row.put("detail", a.getDetail());
-            row.put("wall_time_ms", a.getWallTimeMs());
-            row.set("usage", usage(a.getUsage()));
-            ArrayNode decisions = row.putArray("guard_decisions");
-            for (GuardDecision d : a.getGuardDecisionsList()) {
-                decisions.addObject().put("heal_point", d.getHealPoint()).put("stage", d.getStage())
-                        .put("verdict", d.getVerdict()).put("reason", d.getReason());
-            }
-            Path instanceDir = dir.resolve("instances").resolve(a.getInstanceId() + (a.getRepeat() > 0 ? "-r" + a.getRepeat() : ""));
-            Files.createDirectories(instanceDir);
-            json.writeValue(instanceDir.resolve("report.json").toFile(), row);
-            if (a.getUsage().getLlmCalls() > 0 || args.llm().given() || args.externalAgent()) {
-                writeTrajectory(a, instanceDir);
-            }
-        }
-        Path file = dir.resolve("report.json");
-        json.writeValue(file.toFile(), report);
-        return file.toAbsolutePath();
-    }
-
-    private ObjectNode usage(AgentUsage usage) {
-        ObjectNode node = json.createObjectNode();
-        node.put("llm_calls", usage.getLlmCalls());
-        node.put("input_tokens", usage.getInputTokens());
-        node.put("cached_input_tokens", usage.getCachedInputTokens());
-        node.put("output_tokens", usage.getOutputTokens());
-        node.put("cost_usd", usage.getCostUsd());
-        node.put("priced", usage.getPriced());
-        node.put("self_reported", usage.getSelfReported());
-        node.put("probes", usage.getProbes());
-        node.put("explores", usage.getExplores());
-        node.put("heals", usage.getHeals());
-        node.put("reraises", usage.getReraises());
-        node.put("format_errors", usage.getFormatErrors());
-        node.set("heal_point_exits", json.valueToTree(usage.getHealPointExitsList()));
-        return node;
-    }
-
-    /** The attempt's trajectory as bench-service keeps it; an attempt that never reached its agent has none. */
-    private void writeTrajectory(Attempt attempt, Path instanceDir) throws IOException {
-        String trajectory;
-        try {
-            trajectory = bench.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder().setName(attempt.getName()).build())
-                    .getJson();
-        } catch (StatusRuntimeException e) {
-            if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-                return;
-            }
-            throw e;
-        }
-        Files.writeString(instanceDir.resolve("trajectory.json"), trajectory);
-    }
-
-    private static double rate(int count, int total) {
-        return total == 0 ? 0.0 : (double) count / total;
+        invocation.put("exit_code", exitStatus);
+        return invocation;
     }
 
     private static String runId(Run run) {

@@ -6,9 +6,10 @@ import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.runtime.QuarkusApplication;
 import java.nio.file.Path;
+import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Standalone mode once the services are up: the same client path as remote mode, over loopback. */
+/** Standalone mode once the services are up: a run, or {@code runs ...}, through the same client path as remote mode, over loopback. */
 public class StandaloneApp implements QuarkusApplication {
 
     private final BenchServiceGrpc.BenchServiceBlockingStub bench;
@@ -29,6 +30,9 @@ public class StandaloneApp implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
+        if (args.length > 0 && args[0].equals("runs")) {
+            return new RunsCommand(bench, home.resolve("runs"), System.out).run(List.of(args).subList(1, args.length));
+        }
         return RunDriver.runOnConsole(bench, home.resolve("runs"), CliArguments.parse(args), endpoint);
     }
 }

@@ -52,7 +52,7 @@ class ConcurrentRunsIT {
         JsonNode report = JSON.readTree(Path.of(summary.get("report").asText()).toFile());
         Map<String, String> outcomes = new TreeMap<>();
         for (JsonNode attempt : report.get("attempts")) {
-            outcomes.put(attempt.get("instance_id").asText(), attempt.get("status").asText()
+            outcomes.put(attempt.get("instance_id").asText(), attempt.get("outcome_class").asText()
                     + " proceeded=" + attempt.get("proceeded").asBoolean() + " passed=" + attempt.get("passed").asBoolean()
                     + " heals=" + attempt.get("heals_applied").asInt() + "/" + attempt.get("heal_points").asInt());
         }

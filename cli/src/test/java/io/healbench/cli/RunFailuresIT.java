@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healbench.analysis.OutcomeClass;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,15 +54,17 @@ class RunFailuresIT {
         assertEquals(ExitStatus.INFRASTRUCTURE_FAILURES, result.exitCode(), context);
         List<String> lines = result.stdoutLines();
         JsonNode summary = JSON.readTree(lines.get(lines.size() - 1));
-        assertEquals(SLICE.size(), summary.at("/failures/infrastructure").asInt(), context);
-        assertEquals(0, summary.at("/failures/agent").asInt(), context);
+        assertEquals(SLICE.size(), summary.at("/by_class/infrastructure").asInt(), context);
+        assertEquals(0, summary.at("/by_class/agent error").asInt(), context);
         assertEquals(ExitStatus.INFRASTRUCTURE_FAILURES, summary.get("exit_code").asInt(), context);
-        assertTrue(result.stdout().contains("by failure class: infrastructure " + SLICE.size()), context);
-        assertTrue(result.stdout().contains("first infrastructure failure: ") && result.stdout().contains("/nonexistent/bwrap"),
+        assertEquals("FAILED", summary.get("state").asText(), "no attempt could complete, so the run failed: " + context);
+        assertEquals(SLICE.size(), summary.at("/statistics/infrastructure_ids").size(), "each one listed by id: " + context);
+        assertTrue(result.stdout().contains("infrastructure " + SLICE.size()), context);
+        assertTrue(result.stdout().contains("first infrastructure: ") && result.stdout().contains("/nonexistent/bwrap"),
                 "the first reason names the cause: " + context);
         assertTrue(result.stdout().contains(SLICE.size() + " attempts failed for an infrastructure reason"), context);
         for (String id : SLICE) {
-            assertTrue(lines.stream().anyMatch(line -> line.startsWith(id) && line.contains(AttemptStatus.INFRASTRUCTURE)),
+            assertTrue(lines.stream().anyMatch(line -> line.startsWith(id) && line.contains(OutcomeClass.INFRASTRUCTURE.label())),
                     "the table marks " + id + ": " + context);
         }
         JsonNode report = JSON.readTree(Path.of(summary.get("report").asText()).toFile());

@@ -3,42 +3,40 @@ package io.healbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.healbench.proto.bench.v1.Attempt;
+import io.healbench.proto.bench.v1.OutcomeClass;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RunSummaryTest {
 
-    private static Attempt attempt(String id, String failureClass, int applied, int rejected, boolean proceeded, String detail) {
-        return Attempt.newBuilder().setInstanceId(id).setFailureClass(failureClass).setHealPoints(Math.max(1, applied + rejected))
-                .setHealsApplied(applied).setHealsRejected(rejected).setProceeded(proceeded).setDetail(detail).build();
+    private static Attempt attempt(String id, OutcomeClass outcome, int rejected, String detail) {
+        return Attempt.newBuilder().setInstanceId(id).setOutcomeClass(outcome).setHealsRejected(rejected).setDetail(detail).build();
     }
 
     @Test
-    void theFailureClassDecidesBeforeAnythingElse() {
-        // An infrastructure failure is never the agent's, even if a heal was applied and the program proceeded.
-        assertEquals(AttemptStatus.INFRASTRUCTURE, AttemptStatus.of(attempt("a", "infrastructure", 1, 0, true, "x")).label());
-        assertEquals(AttemptStatus.INFRASTRUCTURE, AttemptStatus.of(attempt("a", "grader", 1, 0, true, "x")).label());
-        assertEquals(AttemptStatus.AGENT_ERROR, AttemptStatus.of(attempt("a", "agent", 1, 0, true, "x")).label());
-        assertEquals(AttemptStatus.HEALED, AttemptStatus.of(attempt("a", "none", 1, 0, true, "")).label());
-        assertEquals(AttemptStatus.NOT_HEALED, AttemptStatus.of(attempt("a", "none", 1, 0, false, "TypeError")).label());
-        AttemptStatus refused = AttemptStatus.of(attempt("a", "none", 0, 2, false, ""));
-        assertEquals(AttemptStatus.RERAISED, refused.label());
+    void anAttemptThatNeverEndedIsTheHarnessesNeverTheAgents() {
+        Attempt cancelled = Attempt.newBuilder().setInstanceId("c").setState(Attempt.State.CANCELLED).build();
+        assertEquals("infrastructure", AttemptStatus.of(cancelled).label());
+        assertEquals("the run was cancelled", AttemptStatus.of(cancelled).reason());
+        AttemptStatus refused = AttemptStatus.of(attempt("a", OutcomeClass.RERAISED, 2, ""));
+        assertEquals("reraised", refused.label());
         assertEquals("2 heals refused", refused.reason());
     }
 
     @Test
-    void countsByStatusAndClassKeepTheFirstReasonAndLeaveTheHarnessOutOfTheRates() {
+    void countsByClassKeepTheFirstReasonAndLeaveTheHarnessOutOfTheRates() {
         RunSummary summary = RunSummary.of(List.of(
-                attempt("i1", "infrastructure", 0, 0, false, "cannot create a session: bwrap missing"),
-                attempt("i2", "none", 1, 0, true, ""),
-                attempt("i3", "infrastructure", 0, 0, false, "the program never reported an outcome"),
-                attempt("i4", "agent", 0, 0, false, "no decision"),
-                attempt("i5", "none", 0, 0, false, "")));
-        assertEquals(Map.of("healed", 1, "not healed", 0, "reraised", 1, "agent error", 1, "infrastructure", 2), summary.byStatus());
-        assertEquals(Map.of("infrastructure", 2, "grader", 0, "agent", 1), summary.failures());
+                attempt("i1", OutcomeClass.INFRASTRUCTURE, 0, "cannot create a session: bwrap missing"),
+                attempt("i2", OutcomeClass.HEALED, 0, ""),
+                attempt("i3", OutcomeClass.GRADER, 0, "the target test's report is unreadable"),
+                attempt("i4", OutcomeClass.AGENT_ERROR, 0, "no decision"),
+                attempt("i5", OutcomeClass.RERAISED, 0, ""),
+                attempt("i6", OutcomeClass.BUDGET, 0, "limits_exceeded")));
+        assertEquals(Map.of("healed", 1, "not healed", 0, "reraised", 1, "agent error", 1, "budget", 1, "infrastructure", 1,
+                "grader", 1), summary.byClass());
         assertEquals("i1: cannot create a session: bwrap missing", summary.firstReasons().get("infrastructure"));
         assertEquals(2, summary.infrastructureFailures());
-        assertEquals(3, summary.agentAttempts());
+        assertEquals(4, summary.agentAttempts());
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.analysis.ChartsInBrowser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,7 +44,7 @@ class StandaloneRunIT {
         Path report = Path.of(summary.get("report").asText());
         assertTrue(Files.isRegularFile(report), report.toString());
         JsonNode written = JSON.readTree(report.toFile());
-        assertEquals(RunDriver.REPORT_SCHEMA, written.get("schema").asText());
+        assertEquals(RunReportFiles.REPORT_SCHEMA, written.get("schema").asText());
         assertEquals(summary.get("proceeded").asInt(), written.at("/summary/proceeded").asInt());
         assertEquals(summary.get("passed").asInt(), written.at("/summary/passed").asInt());
         assertEquals(bundled, written.get("attempts").size());
@@ -56,6 +57,9 @@ class StandaloneRunIT {
             }
         }
         assertTrue(healed >= 1, "a proceeded attempt went through at least one applied heal");
+
+        // The run's HTML report, in a real browser: every chart is drawn (a missing one fails here).
+        ChartsInBrowser.check(report.getParent().resolve("report.html"), root.resolve("cli/target/main-job-report.png"));
     }
 
     @Test

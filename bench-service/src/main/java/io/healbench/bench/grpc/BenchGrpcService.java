@@ -7,7 +7,14 @@ import io.healbench.bench.service.BenchRunSpec;
 import io.healbench.bench.service.BenchRunWatcher;
 import io.healbench.proto.bench.v1.BenchService;
 import io.healbench.proto.bench.v1.AttemptTrajectory;
+import com.google.protobuf.Empty;
+import io.healbench.proto.bench.v1.CancelRunRequest;
 import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.DeleteRunRequest;
+import io.healbench.proto.bench.v1.ListRunsRequest;
+import io.healbench.proto.bench.v1.ListRunsResponse;
+import io.healbench.proto.bench.v1.RegradeRunRequest;
+import io.healbench.proto.bench.v1.RegradeRunResponse;
 import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
@@ -41,7 +48,8 @@ public class BenchGrpcService implements BenchService {
         return call(() -> {
             BenchCaller caller = callers.runner();
             BenchRunSpec spec = new BenchRunSpec(request.getInstanceIdsList(), request.getAgent(), request.getGuardMode(),
-                    request.getRepeats(), request.getRequestId(), BenchAgentConfigs.toDomain(request.getAgentConfig()));
+                    request.getRepeats(), request.getRequestId(), BenchAgentConfigs.toDomain(request.getAgentConfig()),
+                    request.getSeed());
             return runs.createRun(caller, spec).map(BenchProtoMapper::run);
         });
     }
@@ -78,6 +86,35 @@ public class BenchGrpcService implements BenchService {
             String[] ids = BenchResourceNames.attemptIds(request.getName());
             return runs.trajectory(caller, ids[0], ids[1])
                     .map(json -> AttemptTrajectory.newBuilder().setName(request.getName()).setJson(json).build());
+        });
+    }
+
+    @Override
+    public Uni<ListRunsResponse> listRuns(ListRunsRequest request) {
+        return call(() -> runs.listRuns(callers.reader(), request.getPageSize(), request.getPageToken()).map(BenchProtoMapper::runs));
+    }
+
+    @Override
+    public Uni<Run> cancelRun(CancelRunRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.runner();
+            return runs.cancelRun(caller, BenchResourceNames.runId(request.getName())).map(BenchProtoMapper::run);
+        });
+    }
+
+    @Override
+    public Uni<Empty> deleteRun(DeleteRunRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.runner();
+            return runs.deleteRun(caller, BenchResourceNames.runId(request.getName())).replaceWith(Empty.getDefaultInstance());
+        });
+    }
+
+    @Override
+    public Uni<RegradeRunResponse> regradeRun(RegradeRunRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.runner();
+            return runs.regradeRun(caller, BenchResourceNames.runId(request.getName())).map(BenchProtoMapper::regrade);
         });
     }
 

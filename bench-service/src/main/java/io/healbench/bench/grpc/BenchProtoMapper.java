@@ -6,10 +6,15 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.service.BenchAttemptPage;
 import io.healbench.bench.service.BenchIncomingEvent;
+import io.healbench.bench.service.BenchRegrade;
+import io.healbench.bench.service.BenchRunPage;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
+import io.healbench.proto.bench.v1.ListRunsResponse;
+import io.healbench.proto.bench.v1.OutcomeClass;
+import io.healbench.proto.bench.v1.RegradeRunResponse;
 import io.healbench.proto.bench.v1.Run;
 import java.time.Instant;
 
@@ -19,7 +24,16 @@ final class BenchProtoMapper {
     private BenchProtoMapper() {
     }
 
+    /** A run as GetRun shows it: with its instance ids and manifest. */
     static Run run(BenchRun run) {
+        return summary(run).toBuilder()
+                .addAllInstanceIds(run.instanceIdList())
+                .setManifestJson(run.manifest)
+                .build();
+    }
+
+    /** A run as ListRuns shows it: without the long lists. */
+    static Run summary(BenchRun run) {
         return Run.newBuilder()
                 .setName(BenchResourceNames.run(run.id))
                 .setState(Run.State.valueOf(run.state.name()))
@@ -35,7 +49,7 @@ final class BenchProtoMapper {
                 .setAgentConfig(BenchAgentConfigs.fromJson(run.agentConfig))
                 .setUsage(usage(run.usage))
                 .setCreateTime(timestamp(run.createTime))
-                .addAllInstanceIds(run.instanceIdList())
+                .setSeed(run.seed)
                 .build();
     }
 
@@ -60,9 +74,26 @@ final class BenchProtoMapper {
                     .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs)
                     .setTraceSimilarity(a.traceSimilarity)
-                    .setUsage(usage(a.usage).addAllHealPointExits(a.healPointExitList())));
+                    .setUsage(usage(a.usage).addAllHealPointExits(a.healPointExitList()))
+                    .setOutcomeClass(a.outcomeClass == null ? OutcomeClass.OUTCOME_CLASS_UNSPECIFIED
+                            : OutcomeClass.valueOf(a.outcomeClass.name())));
         }
         return response.build();
+    }
+
+    static ListRunsResponse runs(BenchRunPage page) {
+        return ListRunsResponse.newBuilder()
+                .addAllRuns(page.runs().stream().map(BenchProtoMapper::summary).toList())
+                .setNextPageToken(page.nextPageToken())
+                .build();
+    }
+
+    static RegradeRunResponse regrade(BenchRegrade regrade) {
+        return RegradeRunResponse.newBuilder()
+                .setRun(run(regrade.run()))
+                .setAttemptsChanged(regrade.attemptsChanged())
+                .setAttemptsWithoutEvents(regrade.attemptsWithoutEvents())
+                .build();
     }
 
     private static AgentUsage.Builder usage(BenchUsage usage) {

@@ -21,10 +21,24 @@ public class BenchAttempt {
     }
 
     public enum State {
-        QUEUED, RUNNING, COMPLETED, FAILED;
+        QUEUED, RUNNING, COMPLETED, FAILED,
+        /** The run was cancelled before the attempt started. */
+        CANCELLED;
 
         public boolean done() {
-            return this == COMPLETED || this == FAILED;
+            return this == COMPLETED || this == FAILED || this == CANCELLED;
+        }
+    }
+
+    /**
+     * The one class each ended attempt falls in (docs/runs.md, "Outcome classes"). The harness's own failures,
+     * INFRASTRUCTURE and GRADER, say nothing about the agent and never count against it.
+     */
+    public enum OutcomeClass {
+        HEALED, NOT_HEALED, RERAISED, AGENT_ERROR, BUDGET, INFRASTRUCTURE, GRADER;
+
+        public boolean chargedToAgent() {
+            return this != INFRASTRUCTURE && this != GRADER;
         }
     }
 
@@ -65,6 +79,11 @@ public class BenchAttempt {
 
     @Column(name = "exit_cause")
     public String exitCause;
+
+    /** The attempt's one outcome class once it ended; null before (and for cancelled attempts). */
+    @Enumerated(EnumType.STRING)
+    @Column(name = "outcome_class", length = 32)
+    public OutcomeClass outcomeClass;
 
     /** none, infrastructure, agent or grader, as the completing event said. */
     @Column(name = "failure_class")

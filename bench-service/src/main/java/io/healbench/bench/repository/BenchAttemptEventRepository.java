@@ -18,4 +18,13 @@ public class BenchAttemptEventRepository implements PanacheRepositoryBase<BenchA
         return list("tenant = ?1 and attemptId in ?2 and kind = ?3", Sort.by("eventTime").and("eventId"),
                 tenant, attemptIds, kind);
     }
+
+    /** A run's events of one kind in the order they were received (and so applied). */
+    public Uni<List<BenchAttemptEvent>> ofRun(String tenant, String runId, String kind) {
+        return list("tenant = ?1 and runId = ?2 and kind = ?3", Sort.by("receiveTime").and("eventId"), tenant, runId, kind);
+    }
+
+    public Uni<Long> deleteOfRun(String tenant, String runId) {
+        return delete("tenant = ?1 and runId = ?2", tenant, runId);
+    }
 }

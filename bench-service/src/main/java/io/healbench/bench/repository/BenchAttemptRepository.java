@@ -33,4 +33,20 @@ public class BenchAttemptRepository implements PanacheRepositoryBase<BenchAttemp
     public Uni<BenchAttempt> lockInTenant(String tenant, String id) {
         return find("tenant = ?1 and id = ?2", tenant, id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
     }
+
+    /** Every attempt of a run, locked, in the order pages list them: re-grading rewrites them all. */
+    public Uni<List<BenchAttempt>> lockAllOfRun(String tenant, String runId) {
+        return find("tenant = ?1 and runId = ?2", Sort.by("instanceId").and("repeatIndex").and("id"), tenant, runId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    }
+
+    /** Ends the run's attempts that have not started: the run was cancelled. */
+    public Uni<Integer> cancelQueued(String tenant, String runId, java.time.Instant now) {
+        return update("state = ?1, endTime = ?2 where tenant = ?3 and runId = ?4 and state = ?5",
+                BenchAttempt.State.CANCELLED, now, tenant, runId, BenchAttempt.State.QUEUED);
+    }
+
+    public Uni<Long> deleteOfRun(String tenant, String runId) {
+        return delete("tenant = ?1 and runId = ?2", tenant, runId);
+    }
 }

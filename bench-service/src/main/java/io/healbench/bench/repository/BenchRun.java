@@ -19,10 +19,10 @@ import java.util.List;
 public class BenchRun {
 
     public enum State {
-        PENDING, RUNNING, SUCCEEDED, FAILED;
+        PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED;
 
         public boolean done() {
-            return this == SUCCEEDED || this == FAILED;
+            return this == SUCCEEDED || this == FAILED || this == CANCELLED;
         }
     }
 
@@ -43,6 +43,10 @@ public class BenchRun {
     public String guardMode;
 
     public int repeats;
+
+    /** Fixed at creation: the statistics' bootstrap and the sampled slice derive from it. */
+    @Column(columnDefinition = "bigint default 0 not null")
+    public long seed;
 
     /** The client's idempotency key; null when the client sent none. */
     @Column(name = "request_id")

@@ -11,4 +11,8 @@ public class BenchTrajectoryRepository implements PanacheRepositoryBase<BenchTra
     public Uni<BenchTrajectory> findInTenant(String tenant, String attemptId) {
         return find("tenant = ?1 and attemptId = ?2", tenant, attemptId).firstResult();
     }
+
+    public Uni<Long> deleteOfRun(String tenant, String runId) {
+        return delete("tenant = ?1 and runId = ?2", tenant, runId);
+    }
 }

@@ -7,7 +7,6 @@ import io.healbench.bench.repository.BenchAttemptRepository;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectory;
-import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -87,57 +86,13 @@ public class BenchEventIngestor {
                     return Uni.createFrom().voidItem();
                 }
                 BenchIncomingEvent.Outcome outcome = event.outcome();
-                attempt.state = outcome.failedOutsideAgent() ? BenchAttempt.State.FAILED : BenchAttempt.State.COMPLETED;
-                attempt.proceeded = outcome.proceeded();
-                attempt.passed = outcome.passed();
-                attempt.healPoints = outcome.healPoints();
-                attempt.healsApplied = outcome.healsApplied();
-                attempt.healsRejected = outcome.healsRejected();
-                attempt.exceptionType = outcome.exceptionType();
-                attempt.exitCause = outcome.exitCause();
-                attempt.failureClass = outcome.failureClass();
-                attempt.detail = outcome.detail();
-                attempt.wallTimeMs = outcome.wallTimeMs();
-                attempt.traceSimilarity = outcome.traceSimilarity();
-                attempt.usage = usage(outcome.usage());
-                attempt.healPointExits = String.join(",", outcome.usage().healPointExits());
-                attempt.endTime = event.time();
+                BenchGrading.grade(attempt, outcome, event.time());
                 Uni<Void> kept = outcome.trajectoryJson().isEmpty() ? Uni.createFrom().voidItem()
                         : trajectories.persist(BenchTrajectory.of(attempt, outcome.trajectoryJson())).replaceWithVoid();
-                return kept.chain(() -> updateRun(attempt, run -> count(run, attempt), now));
+                return kept.chain(() -> updateRun(attempt, run -> BenchGrading.count(run, attempt), now));
             default:
                 return Uni.createFrom().voidItem();
         }
-    }
-
-    private static void count(BenchRun run, BenchAttempt ended) {
-        run.attemptsDone++;
-        run.usage.add(ended.usage);
-        if (ended.state == BenchAttempt.State.FAILED) {
-            run.attemptsFailed++;
-        } else {
-            run.proceeded += ended.proceeded ? 1 : 0;
-            run.passed += ended.passed ? 1 : 0;
-            run.traceSimilaritySum += ended.traceSimilarity;
-        }
-        run.state = run.attemptsDone >= run.attemptsTotal ? BenchRun.State.SUCCEEDED : BenchRun.State.RUNNING;
-    }
-
-    private static BenchUsage usage(BenchAgentUsage reported) {
-        BenchUsage usage = new BenchUsage();
-        usage.llmCalls = reported.llmCalls();
-        usage.inputTokens = reported.inputTokens();
-        usage.cachedInputTokens = reported.cachedInputTokens();
-        usage.outputTokens = reported.outputTokens();
-        usage.costUsd = reported.costUsd();
-        usage.priced = reported.priced();
-        usage.probes = reported.probes();
-        usage.explores = reported.explores();
-        usage.heals = reported.heals();
-        usage.reraises = reported.reraises();
-        usage.formatErrors = reported.formatErrors();
-        usage.selfReported = reported.selfReported();
-        return usage;
     }
 
     private Uni<Void> updateRun(BenchAttempt attempt, Consumer<BenchRun> change, Instant now) {

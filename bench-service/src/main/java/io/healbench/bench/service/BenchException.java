@@ -26,6 +26,11 @@ public final class BenchException extends RuntimeException {
         return new BenchException(Kind.NOT_FOUND, "RUN_NOT_FOUND", "run '" + runId + "' not found");
     }
 
+    /** A run that must have ended (or must still be going) for the call is not. */
+    public static BenchException runState(String reason, String message) {
+        return new BenchException(Kind.FAILED_PRECONDITION, reason, message);
+    }
+
     public Kind kind() {
         return kind;
     }

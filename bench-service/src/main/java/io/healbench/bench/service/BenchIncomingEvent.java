@@ -49,23 +49,28 @@ public record BenchIncomingEvent(
         public static final String NONE = "none";
         public static final String INFRASTRUCTURE = "infrastructure";
         public static final String GRADER = "grader";
-
-        /** Infrastructure and grader failures say nothing about the agent: the attempt FAILED rather than COMPLETED. */
-        public boolean failedOutsideAgent() {
-            return INFRASTRUCTURE.equals(failureClass) || GRADER.equals(failureClass);
-        }
+        public static final String AGENT = "agent";
     }
 
     public record GuardDecision(int healPoint, String stage, String verdict, String reason) {}
+
+    /** bench-service's own events say so in their payload's {@value #OWN_SOURCE_FIELD} field. */
+    public static final String OWN_SOURCE_FIELD = "source";
+    public static final String OWN_SOURCE = "bench-service";
 
     /**
      * bench-service's own end of an attempt that never ran to its end (it could not be queued; its claims kept lapsing):
      * an infrastructure failure. Its id is the worker's completion event's, so whichever arrives first is counted.
      */
-    static BenchIncomingEvent infrastructureFailure(String tenant, String runId, String attemptId, String detail) {
-        return new BenchIncomingEvent(attemptId + "/completed", tenant, runId, attemptId,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), Kind.COMPLETED,
-                "{\"source\":\"bench-service\",\"detail\":" + TextNode.valueOf(detail) + "}",
+    public static BenchIncomingEvent infrastructureFailure(String tenant, String runId, String attemptId, String detail) {
+        return infrastructureFailure(tenant, runId, attemptId, detail, Instant.now().truncatedTo(ChronoUnit.MICROS));
+    }
+
+    /** The same event at a given time: as it was stored, for re-grading. */
+    public static BenchIncomingEvent infrastructureFailure(String tenant, String runId, String attemptId, String detail,
+            Instant time) {
+        return new BenchIncomingEvent(attemptId + "/completed", tenant, runId, attemptId, time, Kind.COMPLETED,
+                "{\"" + OWN_SOURCE_FIELD + "\":\"" + OWN_SOURCE + "\",\"detail\":" + TextNode.valueOf(detail) + "}",
                 new Outcome(false, false, 0, 0, 0, "", "not_started", 0, Outcome.INFRASTRUCTURE, detail, 0.0,
                         BenchAgentUsage.NONE, ""),
                 null);

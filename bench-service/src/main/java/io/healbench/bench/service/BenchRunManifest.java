@@ -5,27 +5,37 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healbench.common.dataset.Instance;
+import io.healbench.common.provenance.Provenance;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Writes a run's manifest: everything needed to tell what exactly ran (instance digests, interpreter
- * versions, agent, guard mode, repeats, seeds, tool versions). Versioned by {@value #SCHEMA}.
+ * Writes a run's manifest, once, at creation: everything needed to tell what exactly ran (instance digests, interpreter
+ * versions, healrt's fingerprint, the HealCore policy version, agent configuration, guard mode, repeats, the seed, the
+ * project's commit, tool versions). Versioned by {@value #SCHEMA}; docs/runs.md, "The run manifest".
  */
 @ApplicationScoped
 public class BenchRunManifest {
 
-    static final String SCHEMA = "healbench.run-manifest/v1";
+    static final String SCHEMA = "healbench.run-manifest/v2";
 
     private final ObjectMapper json;
     private final String applicationVersion;
+    private final Path home;
+    private final Optional<String> configuredCommit;
 
     public BenchRunManifest(ObjectMapper json,
-            @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String applicationVersion) {
+            @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String applicationVersion,
+            @ConfigProperty(name = "healbench.home", defaultValue = ".") String home,
+            @ConfigProperty(name = "healbench.bench.git-commit") Optional<String> configuredCommit) {
         this.json = json;
         this.applicationVersion = applicationVersion;
+        this.home = Path.of(home);
+        this.configuredCommit = configuredCommit;
     }
 
     public String write(BenchRunSpec spec, List<Instance> instances) {
@@ -34,6 +44,13 @@ public class BenchRunManifest {
         root.put("agent", spec.agent());
         root.put("guard_mode", spec.guardMode());
         root.put("repeats", spec.repeats());
+        root.put("seed", spec.seed());
+        root.put("git_commit", configuredCommit.orElseGet(() -> Provenance.gitCommit(home)));
+        Path healrt = home.resolve("healrt").resolve("healrt");
+        root.put("healrt_fingerprint", Provenance.healrtFingerprint(healrt));
+        root.putObject("guard_policy").put("healcore", Provenance.healcorePolicyVersion(healrt));
+        ArrayNode interpreters = root.putArray("interpreters");
+        instances.stream().map(Instance::python).distinct().sorted().forEach(interpreters::add);
         try {
             root.set("agent_config", json.readTree(spec.agentConfig().json()));
         } catch (JsonProcessingException e) {

@@ -9,10 +9,12 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.healbench.common.dataset.Instance;
+import io.healbench.common.paging.OpaquePageToken;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,6 +33,10 @@ public class BenchRunService {
     static final int DEFAULT_PAGE_SIZE = 100;
     static final int MAX_PAGE_SIZE = 1000;
 
+    /** The first part of each listing's page tokens, so one listing's token is refused by another. */
+    private static final String ATTEMPTS_PAGE = "attempts";
+    private static final String RUNS_PAGE = "runs";
+
     private final BenchRunRepository runs;
     private final BenchAttemptRepository attempts;
     private final BenchAttemptEventRepository events;
@@ -41,10 +47,13 @@ public class BenchRunService {
     private final BenchContexts contexts;
     private final BenchBackbones backbones;
     private final BenchTrajectoryRepository trajectories;
+    private final BenchStoredEvents storedEvents;
+    private final BenchRunNotifier notifier;
 
     public BenchRunService(BenchRunRepository runs, BenchAttemptRepository attempts, BenchAttemptEventRepository events,
             BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher, BenchEventIngestor ingestor,
-            BenchContexts contexts, BenchBackbones backbones, BenchTrajectoryRepository trajectories) {
+            BenchContexts contexts, BenchBackbones backbones, BenchTrajectoryRepository trajectories, BenchStoredEvents storedEvents,
+            BenchRunNotifier notifier) {
         this.runs = runs;
         this.attempts = attempts;
         this.events = events;
@@ -55,6 +64,8 @@ public class BenchRunService {
         this.contexts = contexts;
         this.backbones = backbones;
         this.trajectories = trajectories;
+        this.storedEvents = storedEvents;
+        this.notifier = notifier;
     }
 
     /**
@@ -83,6 +94,7 @@ public class BenchRunService {
         run.guardMode = spec.guardMode();
         run.agentConfig = spec.agentConfig().json();
         run.repeats = spec.repeats();
+        run.seed = spec.seed();
         run.requestId = spec.requestId();
         run.instanceIds = selected.stream().map(Instance::id).collect(Collectors.joining("\n"));
         run.manifest = manifests.write(spec, selected);
@@ -137,14 +149,14 @@ public class BenchRunService {
 
     /** One page of a run's attempts with their guard decisions; the page token is an opaque offset. */
     public Uni<BenchAttemptPage> listAttempts(BenchCaller caller, String runId, int pageSize, String pageToken) {
-        int size = pageSize <= 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
+        int size = pageSize(pageSize);
         int offset = parsePageToken(pageToken);
         return Panache.withSession(() -> runs.findInTenant(caller.tenant(), runId)
                 .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId))
                 .chain(run -> attempts.pageOfRun(caller.tenant(), runId, offset, size + 1))
                 .chain(page -> {
                     List<BenchAttempt> shown = page.size() > size ? page.subList(0, size) : page;
-                    String next = page.size() > size ? Integer.toString(offset + size) : "";
+                    String next = page.size() > size ? OpaquePageToken.encode(ATTEMPTS_PAGE, Integer.toString(offset + size)) : "";
                     List<String> ids = shown.stream().map(a -> a.id).toList();
                     return events.ofKind(caller.tenant(), ids, BenchIncomingEvent.Kind.GUARD_DECISION.wireName())
                             .map(decisions -> new BenchAttemptPage(withDecisions(shown, decisions), next));
@@ -163,18 +175,142 @@ public class BenchRunService {
                 .toList();
     }
 
+    /** One page of the caller's runs, newest first; the page token is the position after the page's last run. */
+    public Uni<BenchRunPage> listRuns(BenchCaller caller, int pageSize, String pageToken) {
+        int size = pageSize(pageSize);
+        String[] after = pageToken == null || pageToken.isEmpty() ? null : decodePageToken(pageToken, RUNS_PAGE, 3);
+        Instant afterCreate;
+        try {
+            afterCreate = after == null ? null : Instant.parse(after[1]);
+        } catch (DateTimeParseException e) {
+            throw invalidPageToken();
+        }
+        return Panache.withSession(() -> runs.pageInTenant(caller.tenant(), afterCreate, after == null ? null : after[2], size + 1))
+                .map(page -> {
+                    List<BenchRun> shown = page.size() > size ? page.subList(0, size) : page;
+                    BenchRun last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+                    String next = page.size() > size ? OpaquePageToken.encode(RUNS_PAGE, last.createTime.toString(), last.id) : "";
+                    return new BenchRunPage(shown, next);
+                });
+    }
+
+    /**
+     * Cancels a run: its attempts that have not started end CANCELLED and are never counted; those already running
+     * finish and count. Refused once the run has ended.
+     */
+    public Uni<BenchRun> cancelRun(BenchCaller caller, String runId) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        return Panache.withTransaction(() -> runs.lockInTenant(caller.tenant(), runId)
+                .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId))
+                .chain(run -> {
+                    if (run.state.done()) {
+                        throw BenchException.runState("RUN_ENDED", "run '" + runId + "' has already ended (" + run.state + ")");
+                    }
+                    run.state = BenchRun.State.CANCELLED;
+                    run.updateTime = now;
+                    return attempts.cancelQueued(caller.tenant(), runId, now).replaceWith(run);
+                }))
+                .invoke(run -> notifier.changed(run.tenant, run.id));
+    }
+
+    /** Deletes an ended run with everything stored about it. */
+    public Uni<Void> deleteRun(BenchCaller caller, String runId) {
+        return Panache.withTransaction(() -> runs.lockInTenant(caller.tenant(), runId)
+                .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId))
+                .chain(run -> {
+                    requireEnded(run);
+                    return events.deleteOfRun(caller.tenant(), runId)
+                            .chain(() -> trajectories.deleteOfRun(caller.tenant(), runId))
+                            .chain(() -> attempts.deleteOfRun(caller.tenant(), runId))
+                            .chain(() -> runs.delete(run));
+                }));
+    }
+
+    /**
+     * Re-grades an ended run from its stored completion events, through the code that graded them live
+     * ({@link BenchGrading}): the first completion event received for each attempt is the one that counted.
+     */
+    public Uni<BenchRegrade> regradeRun(BenchCaller caller, String runId) {
+        return Panache.withTransaction(() -> runs.lockInTenant(caller.tenant(), runId)
+                .onItem().ifNull().failWith(() -> BenchException.runNotFound(runId))
+                .chain(run -> {
+                    requireEnded(run);
+                    return events.ofRun(caller.tenant(), runId, BenchIncomingEvent.Kind.COMPLETED.wireName())
+                            .chain(completions -> attempts.lockAllOfRun(caller.tenant(), runId)
+                                    .map(all -> regrade(run, all, completions)));
+                }));
+    }
+
+    private BenchRegrade regrade(BenchRun run, List<BenchAttempt> all, List<BenchAttemptEvent> completions) {
+        Map<String, BenchAttemptEvent> applied = new LinkedHashMap<>();
+        completions.forEach(event -> applied.putIfAbsent(event.attemptId, event));
+        BenchGrading.resetCounts(run);
+        int changed = 0;
+        int withoutEvents = 0;
+        for (BenchAttempt attempt : all) {
+            BenchAttemptEvent completion = applied.get(attempt.id);
+            if (completion == null) {
+                withoutEvents++;
+                continue;
+            }
+            String before = gradedFields(attempt);
+            BenchGrading.grade(attempt, storedEvents.read(completion).outcome(), completion.eventTime);
+            changed += before.equals(gradedFields(attempt)) ? 0 : 1;
+            BenchGrading.count(run, attempt);
+        }
+        run.updateTime = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        return new BenchRegrade(run, changed, withoutEvents);
+    }
+
+    /** What grading decides about an attempt, to tell whether re-grading changed it. */
+    private static String gradedFields(BenchAttempt a) {
+        return String.join("|", String.valueOf(a.state), String.valueOf(a.outcomeClass), String.valueOf(a.proceeded),
+                String.valueOf(a.passed), Double.toString(a.traceSimilarity), String.valueOf(a.failureClass),
+                Integer.toString(a.healsApplied), Double.toString(a.usage.costUsd));
+    }
+
+    private static void requireEnded(BenchRun run) {
+        if (!run.state.done()) {
+            throw BenchException.runState("RUN_ACTIVE", "run '" + run.id + "' is still " + run.state + ": cancel it first");
+        }
+    }
+
+    private static int pageSize(int requested) {
+        if (requested < 0) {
+            throw BenchException.invalidArgument("PAGE_SIZE_INVALID", "page_size must not be negative");
+        }
+        return requested == 0 ? DEFAULT_PAGE_SIZE : Math.min(requested, MAX_PAGE_SIZE);
+    }
+
+    /** A token's parts after its kind; a token of another listing, or not one of ours, is the caller's error. */
+    private static String[] decodePageToken(String token, String kind, int parts) {
+        try {
+            String[] decoded = OpaquePageToken.decode(token, parts);
+            if (!decoded[0].equals(kind)) {
+                throw invalidPageToken();
+            }
+            return decoded;
+        } catch (IllegalArgumentException e) {
+            throw invalidPageToken();
+        }
+    }
+
+    private static BenchException invalidPageToken() {
+        return BenchException.invalidArgument("PAGE_TOKEN_INVALID", "page_token is not one this service issued for this listing");
+    }
+
     private static int parsePageToken(String token) {
         if (token == null || token.isEmpty()) {
             return 0;
         }
         try {
-            int offset = Integer.parseInt(token);
+            int offset = Integer.parseInt(decodePageToken(token, ATTEMPTS_PAGE, 2)[1]);
             if (offset >= 0) {
                 return offset;
             }
         } catch (NumberFormatException e) {
             // falls through to the error below
         }
-        throw BenchException.invalidArgument("BAD_PAGE_TOKEN", "page_token '" + token + "' was not issued by this service");
+        throw invalidPageToken();
     }
 }

@@ -7,7 +7,7 @@ import java.util.Set;
  * What a client asks to run. {@link #normalized()} applies defaults and rejects what cannot run.
  */
 public record BenchRunSpec(List<String> instanceIds, String agent, String guardMode, int repeats, String requestId,
-        BenchAgentConfig agentConfig) {
+        BenchAgentConfig agentConfig, long seed) {
 
     static final int MAX_REPEATS = 100;
     static final Set<String> GUARD_MODES = Set.of("enforce", "observe", "off");
@@ -33,6 +33,6 @@ public record BenchRunSpec(List<String> instanceIds, String agent, String guardM
         }
         String request = requestId == null || requestId.isBlank() ? null : requestId;
         return new BenchRunSpec(List.copyOf(instanceIds), agent, mode, count, request,
-                agentConfig == null ? BenchAgentConfig.NONE : agentConfig);
+                agentConfig == null ? BenchAgentConfig.NONE : agentConfig, seed);
     }
 }

@@ -3,20 +3,16 @@ package io.healbench.sandbox.service.reference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.common.dataset.Instance;
+import io.healbench.common.provenance.Provenance;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -47,7 +43,7 @@ public class ReferenceCache {
 
     /** The cache key of an instance's reference run on this interpreter with this healrt. */
     public String key(Instance instance) {
-        return sha256(instance.digest() + "\n" + instance.python() + "\n" + healrtFingerprint()).substring(0, 24);
+        return Provenance.sha256(instance.digest() + "\n" + instance.python() + "\n" + healrtFingerprint()).substring(0, 24);
     }
 
     public Optional<ReferenceRun> find(Instance instance) {
@@ -84,32 +80,9 @@ public class ReferenceCache {
     private String healrtFingerprint() {
         String known = healrtFingerprint;
         if (known == null) {
-            known = fingerprint(healrtPackage);
+            known = Provenance.healrtFingerprint(healrtPackage);
             healrtFingerprint = known;
         }
         return known;
-    }
-
-    private static String fingerprint(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return "no-healrt";
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            StringBuilder all = new StringBuilder();
-            for (Path f : files.filter(p -> p.toString().endsWith(".py") || p.toString().endsWith(".json")).sorted().toList()) {
-                all.append(dir.relativize(f)).append('\n').append(sha256(Files.readString(f, StandardCharsets.UTF_8))).append('\n');
-            }
-            return sha256(all.toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot fingerprint healrt in " + dir, e);
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,9 +1,8 @@
 package io.healbench.sandbox.service.workspace;
 
+import io.healbench.common.paging.OpaquePageToken;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 
 /**
  * Opaque page tokens of the repository view: the position after the last item of a page (a path, or a path and a
@@ -11,12 +10,10 @@ import java.util.Base64;
  */
 final class PageToken {
 
-    private static final String SEPARATOR = "\n";
-
     private PageToken() {}
 
     static String after(String path, int line) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString((path + SEPARATOR + line).getBytes(StandardCharsets.UTF_8));
+        return OpaquePageToken.encode(path, Integer.toString(line));
     }
 
     /** The position a token stands for; {@code null} for an empty token (the first page). */
@@ -25,10 +22,9 @@ final class PageToken {
             return null;
         }
         try {
-            String text = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-            int split = text.lastIndexOf(SEPARATOR);
-            return new Position(text.substring(0, split), Integer.parseInt(text.substring(split + 1)));
-        } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
+            String[] parts = OpaquePageToken.decode(token, 2);
+            return new Position(parts[0], Integer.parseInt(parts[1]));
+        } catch (IllegalArgumentException e) {
             throw new SandboxException(Kind.INVALID_ARGUMENT, "PAGE_TOKEN_INVALID", "page_token is not one this service issued");
         }
     }
