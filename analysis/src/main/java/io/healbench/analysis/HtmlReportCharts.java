@@ -166,6 +166,10 @@ final class HtmlReportCharts {
         costAxis.setNumberFormatOverride(new DecimalFormat("$#,##0.00##", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         // Room on the right for the label of the costliest point.
         costAxis.setUpperMargin(0.25);
+        if (points.stream().allMatch(point -> point.costPerAttemptUsd() == 0)) {
+            // Offline agents cost nothing: an axis from $0 up, not one centred on zero with negative dollars.
+            costAxis.setRange(0.0, 0.01);
+        }
         return svg(chart, key, WIDTH, 380);
     }
 

@@ -17,9 +17,12 @@ import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.GuardDecision;
+import io.healbench.proto.bench.v1.ListAttemptEventsRequest;
+import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.bench.v1.StoredEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +33,7 @@ import java.util.List;
 /**
  * A run's directory, in the SWE-bench harness's layout: {@code runs/<run>/run.json} (the immutable manifest),
  * {@code report.json} and {@code report.html}, and one directory per attempt under {@code instances/} with its
- * {@code report.json}, {@code events.jsonl} and {@code trajectory.json}. Written after a run, and again by
+ * {@code report.json}, {@code events.jsonl} (its stored events) and {@code trajectory.json}. Written after a run, and again by
  * {@code runs regrade} and {@code runs show} from what bench-service keeps.
  */
 final class RunReportFiles {
@@ -188,13 +191,22 @@ final class RunReportFiles {
                 .put("verdict", d.getVerdict()).put("reason", d.getReason());
     }
 
-    /** The attempt's guard decisions as bench-service recorded them, one JSON object per line, in order. */
+    /** The attempt's events as bench-service stored them, one JSON object per line, in the order it received them. */
     private void writeEvents(Attempt attempt, Path attemptDir) throws IOException {
         StringBuilder lines = new StringBuilder();
         ObjectMapper oneLine = new ObjectMapper();
-        for (GuardDecision d : attempt.getGuardDecisionsList()) {
-            lines.append(oneLine.writeValueAsString(guardDecision(d).put("kind", "guard_decision"))).append('\n');
-        }
+        String token = "";
+        do {
+            ListAttemptEventsResponse page = bench.listAttemptEvents(ListAttemptEventsRequest.newBuilder()
+                    .setParent(attempt.getName()).setPageSize(1000).setPageToken(token).build());
+            for (StoredEvent event : page.getEventsList()) {
+                ObjectNode line = oneLine.createObjectNode().put("event_id", event.getEventId()).put("kind", event.getKind())
+                        .put("event_time", Instant.ofEpochSecond(event.getEventTime().getSeconds(), event.getEventTime().getNanos()).toString());
+                line.set("event", oneLine.readTree(event.getPayloadJson()));
+                lines.append(oneLine.writeValueAsString(line)).append('\n');
+            }
+            token = page.getNextPageToken();
+        } while (!token.isEmpty());
         Files.writeString(attemptDir.resolve("events.jsonl"), lines);
     }
 

@@ -41,13 +41,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,6 +77,12 @@ class DistributedRunIT {
     private static ManagedChannel gateway;
     /** The scripted provider the toolloop run talks to, through the backbones file bench and agent read. */
     private static LlmStubServer llm;
+    /** The collector every service sends its spans to (healbench.otlp.endpoint). */
+    private static OtlpTraceReceiver traces;
+    /** Two instances the rules agent heals, so each attempt reaches the gate, the static stage and the live process. */
+    private static final List<String> HEALED_BY_RULES = List.of("stdlib-colorsys-zerodivisionerror-rgb-to-hls",
+            "stdlib-getopt-indexerror-short-has-arg");
+    private static final Pattern SAMPLE_LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     @BeforeAll
     static void startDeployment() throws Exception {
@@ -80,6 +90,7 @@ class DistributedRunIT {
         ProcessRunner.Result keycloak = ProcessRunner.run(List.of("bash", root.resolve("deploy/local/keycloak.sh").toString(), "start"),
                 Map.of(), root, 600);
         assertEquals(0, keycloak.exitCode(), "Keycloak did not start:\n" + keycloak.stdout() + keycloak.stderr());
+        traces = OtlpTraceReceiver.start();
         llm = LlmStubServer.start(LlmStubScript.load(root.resolve("scripts/llm-stub/toolloop-heal.yaml")), "127.0.0.1", 0, null);
         Path backbones = Files.createTempFile("healbench-backbones", ".yaml");
         Files.writeString(backbones, """
@@ -106,7 +117,9 @@ class DistributedRunIT {
     }
 
     private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
-        ServiceProcess service = ServiceProcess.start(root, module, port, properties,
+        Map<String, String> traced = new HashMap<>(properties);
+        traced.put("healbench.otlp.endpoint", traces.endpoint());
+        ServiceProcess service = ServiceProcess.start(root, module, port, traced,
                 Map.of("HEALBENCH_SERVICE_AUTH_KEY", Base64.getEncoder().encodeToString(SERVICE_KEY),
                         "HEALBENCH_IT_LLM_KEY", LLM_KEY));
         SERVICES.add(service);
@@ -127,12 +140,15 @@ class DistributedRunIT {
         if (llm != null) {
             llm.close();
         }
+        if (traces != null) {
+            traces.close();
+        }
     }
 
     @Test
     void runTravelsThroughAllFourServicesAndIsStoredAndStreamed() throws Exception {
-        // Two instances the rules agent heals, so each attempt reaches the gate; the catalog must still hold them.
-        List<String> ids = List.of("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "stdlib-getopt-indexerror-short-has-arg");
+        // The catalog must still hold the instances the rules agent heals.
+        List<String> ids = HEALED_BY_RULES;
         Set<String> known = InstanceCatalog.load(ProcessRunner.repoRoot().resolve("dataset")).all().stream()
                 .map(Instance::id).collect(Collectors.toSet());
         assertTrue(known.containsAll(ids), "the bundled dataset holds " + ids);
@@ -233,6 +249,88 @@ class DistributedRunIT {
         }
         assertTrue(llm.requestBodies().stream().noneMatch(body -> body.contains(LLM_KEY)), "no request body carries the key");
         assertEquals(List.of(), leaks, "the key leaked");
+    }
+
+    /**
+     * Every service's meters, at /q/metrics without a token, count what a rules run of two instances did: bench-service
+     * the run and the ends of its attempts by outcome class, agent-service the attempts it ran, sandbox-service their
+     * sessions and timed heals, guard-service the gate's decisions on those heals.
+     */
+    @Test
+    void theServicesMetricsCountWhatARunDid() throws Exception {
+        Map<Integer, String> before = metricsOfEachService();
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(HEALED_BY_RULES).setAgent("rules")
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+        Run last = finished(alice, created);
+        assertEquals(Run.State.SUCCEEDED, last.getState(), last.toString());
+
+        List<Rise> rises = new ArrayList<>(List.of(
+                new Rise(8104, "healbench_runs_created_total", Map.of("agent", "rules"), 1),
+                new Rise(8104, "healbench_attempts_ended_total", Map.of("agent", "rules"), HEALED_BY_RULES.size()),
+                new Rise(8103, "healbench_agent_attempts_total", Map.of("agent", "rules", "failure_class", "none"),
+                        HEALED_BY_RULES.size()),
+                new Rise(8102, "healbench_sandbox_sessions_opened_total", Map.of("variant", "buggy"), HEALED_BY_RULES.size()),
+                new Rise(8102, "healbench_heal_latency_seconds_count", Map.of(), HEALED_BY_RULES.size()),
+                new Rise(8101, "healbench_guard_decisions_total", Map.of("stage", "gate"), HEALED_BY_RULES.size())));
+        // Each attempt's end is counted under its own outcome class.
+        alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttemptsList().stream()
+                .collect(Collectors.groupingBy(a -> a.getOutcomeClass().name().toLowerCase(Locale.ROOT), Collectors.counting()))
+                .forEach((outcomeClass, attempts) -> rises.add(new Rise(8104, "healbench_attempts_ended_total",
+                        Map.of("agent", "rules", "outcome_class", outcomeClass), attempts)));
+        // agent-service counts an attempt once the broker confirmed its end, which bench-service may have seen first.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        List<String> unmet;
+        do {
+            Map<Integer, String> after = metricsOfEachService();
+            unmet = rises.stream().filter(rise -> !rise.seen(before, after)).map(rise -> rise.describe(before, after)).toList();
+        } while (!unmet.isEmpty() && System.nanoTime() < deadline && sleptASecond());
+        assertEquals(List.of(), unmet, "counters that did not rise by the run");
+        assertTrue(metrics(8104).lines().anyMatch(line -> line.startsWith("healbench_attempts_queued ")),
+                "bench-service's gauge of queued attempts");
+    }
+
+    /**
+     * One attempt is one trace: the agent's span for the attempt starts it, and the spans of that attempt's gRPC calls
+     * and RabbitMQ events in sandbox-service, guard-service and bench-service join it, with no other attempt's; the
+     * attempt's span links to the trace of the message bench-service queued it with. No service complains of its exports.
+     */
+    @Test
+    void oneAttemptIsOneTraceAcrossTheServices() throws Exception {
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(HEALED_BY_RULES).setAgent("rules")
+                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+        assertEquals(Run.State.SUCCEEDED, finished(alice, created).getState());
+        String attemptName = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
+                .getAttempts(0).getName();
+        String attemptId = attemptName.substring(attemptName.lastIndexOf('/') + 1);
+
+        // Spans leave each service in batches, every few seconds.
+        Set<String> expected = Set.of("agent-service", "sandbox-service", "guard-service", "bench-service");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<OtlpTraceReceiver.ReceivedSpan> trace;
+        OtlpTraceReceiver.ReceivedSpan attempt;
+        do {
+            List<OtlpTraceReceiver.ReceivedSpan> spans = traces.spans();
+            attempt = spans.stream().filter(span -> span.service().equals("agent-service")
+                    && attemptId.equals(span.attributes().get("healbench.attempt.id"))).findFirst().orElse(null);
+            String traceId = attempt == null ? "" : attempt.traceId();
+            trace = spans.stream().filter(span -> span.traceId().equals(traceId)).toList();
+        } while (!trace.stream().map(OtlpTraceReceiver.ReceivedSpan::service).collect(Collectors.toSet()).containsAll(expected)
+                && System.nanoTime() < deadline && sleptASecond());
+        assertTrue(attempt != null, "agent-service exported the attempt's span: " + traces.spans().size() + " spans in all");
+        Set<String> services = trace.stream().map(OtlpTraceReceiver.ReceivedSpan::service).collect(Collectors.toSet());
+        assertTrue(services.containsAll(expected), "the attempt's trace reaches every service: " + trace);
+        assertEquals(Set.of(attemptId), trace.stream().filter(span -> span.name().equals("attempt"))
+                .map(span -> span.attributes().get("healbench.attempt.id")).collect(Collectors.toSet()), "one attempt per trace");
+
+        assertEquals(1, attempt.linkedTraceIds().size(), attempt.toString());
+        String queuedIn = attempt.linkedTraceIds().get(0);
+        assertTrue(traces.spans().stream().anyMatch(span -> span.traceId().equals(queuedIn) && span.service().equals("bench-service")),
+                "the attempt's span links to the trace of bench-service's message");
+        for (ServiceProcess service : SERVICES) {
+            assertTrue(!service.logContains("Failed to export"), service + " could not export its spans");
+        }
     }
 
     /** bench-service refuses a money limit on an unpriced backbone before it makes the run: no run, no call. */
@@ -542,6 +640,70 @@ class DistributedRunIT {
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    }
+
+    /** A counter's or timer's rise by at least {@code atLeast} over the samples whose labels include {@code labels}. */
+    private record Rise(int port, String metric, Map<String, String> labels, double atLeast) {
+        boolean seen(Map<Integer, String> before, Map<Integer, String> after) {
+            return rise(before, after) >= atLeast;
+        }
+
+        double rise(Map<Integer, String> before, Map<Integer, String> after) {
+            return sampleSum(after.get(port), metric, labels) - sampleSum(before.get(port), metric, labels);
+        }
+
+        String describe(Map<Integer, String> before, Map<Integer, String> after) {
+            return port + " " + metric + labels + " rose by " + rise(before, after) + ", not " + atLeast;
+        }
+    }
+
+    /** Each service's Prometheus exposition, by port. */
+    private static Map<Integer, String> metricsOfEachService() throws Exception {
+        Map<Integer, String> all = new HashMap<>();
+        for (int port : new int[] {8101, 8102, 8103, 8104}) {
+            all.put(port, metrics(port));
+        }
+        return all;
+    }
+
+    /** GET /q/metrics as an anonymous scraper: it needs no token. */
+    private static String metrics(int port) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), port + ": " + response.body());
+        return response.body();
+    }
+
+    /**
+     * The sum of a metric's samples whose labels include {@code labels}, in Prometheus's text format. A sample's value is
+     * the first field after its name and labels; an exemplar (the span it was counted in) may follow it.
+     */
+    private static double sampleSum(String exposition, String metric, Map<String, String> labels) {
+        double sum = 0;
+        for (String line : exposition.split("\n")) {
+            if (!line.startsWith(metric + "{") && !line.startsWith(metric + " ")) {
+                continue;
+            }
+            int valueAt = metric.length();
+            Map<String, String> sampleLabels = new HashMap<>();
+            if (line.charAt(valueAt) == '{') {
+                int close = line.indexOf("} ", valueAt);
+                Matcher label = SAMPLE_LABEL.matcher(line.substring(valueAt + 1, close));
+                while (label.find()) {
+                    sampleLabels.put(label.group(1), label.group(2));
+                }
+                valueAt = close + 1;
+            }
+            if (sampleLabels.entrySet().containsAll(labels.entrySet())) {
+                sum += Double.parseDouble(line.substring(valueAt).trim().split(" ")[0]);
+            }
+        }
+        return sum;
+    }
+
+    private static boolean sleptASecond() throws InterruptedException {
+        Thread.sleep(1000);
+        return true;
     }
 
     private static long count(Connection db, String sql, String... parameters) throws Exception {

@@ -102,6 +102,16 @@ class RunsStoreIT {
         ProcessRunner.Result run = cli(store, "run", "--instances", String.join(",", slice), "--json");
         assertEquals(ExitStatus.COMPLETED, run.exitCode(), context(run));
         String runId = lastJsonLine(run).get("run_id").asText();
+        // Each attempt's stored events come through the API into its directory.
+        List<String> kinds = Files.readAllLines(root.resolve("runs").resolve(runId).resolve("instances").resolve(slice.get(0))
+                .resolve("events.jsonl")).stream().map(line -> {
+                    try {
+                        return JSON.readTree(line).get("kind").asText();
+                    } catch (Exception e) {
+                        throw new AssertionError(line, e);
+                    }
+                }).toList();
+        assertTrue(kinds.contains("started") && kinds.contains("completed"), kinds.toString());
 
         // A new process on the same store: the run is still there.
         ProcessRunner.Result listed = cli(store, "runs", "list", "--json");

@@ -83,6 +83,12 @@ final class ServiceProcess implements AutoCloseable {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     }
 
+    /** kill -9: the process gets no chance to finish anything, as when a node dies. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(20, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

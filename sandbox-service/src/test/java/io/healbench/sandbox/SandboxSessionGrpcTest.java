@@ -1,6 +1,7 @@
 package io.healbench.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import com.google.rpc.Code;
+import io.grpc.StatusRuntimeException;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
@@ -102,6 +104,17 @@ class SandboxSessionGrpcTest {
 
     private HealResult heal(Session session, String code) {
         return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+    }
+
+    @Test
+    void anInstanceThatChangedSinceItsRunWasCreatedIsRefused() {
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sandbox.createSession(
+                CreateSessionRequest.newBuilder().setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true)
+                        .setRequestId(UUID.randomUUID().toString()).setExpectedDigest("sha256:not-the-digest-of-today")
+                        .putLabels("tenant", "t-sandbox-test").putLabels("attempt_id", "attempt-" + UUID.randomUUID()).build()));
+        assertEquals(io.grpc.Status.Code.FAILED_PRECONDITION, refused.getStatus().getCode());
+        assertEquals("INSTANCE_CHANGED", SessionEvents.reason(refused));
+        assertTrue(refused.getStatus().getDescription().contains("not-the-digest-of-today"), refused.getStatus().toString());
     }
 
     @Test

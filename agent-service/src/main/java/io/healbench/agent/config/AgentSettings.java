@@ -25,6 +25,16 @@ public interface AgentSettings {
     @WithDefault("2")
     int maxConcurrentAttempts();
 
+    /**
+     * How long a worker waits before it gives an attempt back to the queue after a transient infrastructure failure
+     * (a sandbox restarting), and how often it does so before recording the failure.
+     */
+    @WithDefault("10s")
+    java.time.Duration requeueDelay();
+
+    @WithDefault("3")
+    int maxRequeues();
+
     /** Cap of one unary sandbox call (create, heal, reraise, close). */
     @WithDefault("120s")
     Duration sandboxCallTimeout();

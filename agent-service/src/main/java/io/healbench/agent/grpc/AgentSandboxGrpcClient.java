@@ -40,6 +40,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
                 .setVariant(Variant.BUGGY)
                 .setIntercept(true)
                 .setGuardMode(spec.guardMode())
+                .setExpectedDigest(spec.instanceDigest())
                 .setRequestId(UUID.randomUUID().toString())
                 .putLabels("tenant", spec.tenant())
                 .putLabels("run_id", spec.runId())

@@ -2,6 +2,7 @@ package io.healbench.agent.messaging;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.healbench.agent.config.AgentSettings;
+import io.healbench.agent.service.AgentMetrics;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptRunner;
 import io.healbench.agent.service.AttemptSpec;
@@ -34,14 +35,16 @@ import org.jboss.logging.Logger;
  *   <li>A worker that dies leaves the message unacked; the broker redelivers it (no attempt is lost).</li>
  *   <li>A payload that is not a valid {@code AttemptRequest} is rejected without requeue: it goes to
  *       the dead-letter queue and is never retried.</li>
- *   <li>A transient infrastructure failure (sandbox unavailable or overloaded) on a first delivery is
- *       requeued once; on a redelivered message it is recorded as an {@code infrastructure} failure
- *       and acked, so a message never loops.</li>
+ *   <li>A transient infrastructure failure (sandbox unavailable or overloaded) is requeued after a pause
+ *       ({@code healbench.agent.requeue-delay}), up to {@code healbench.agent.max-requeues} times by this worker; then it is recorded as an {@code infrastructure} failure and acked, so a
+ *       message never loops.</li>
  *   <li>Every other end (including agent and non-transient infrastructure failures) is published as
  *       {@code completed} and acked.</li>
  *   <li>An unexpected exception in this service rejects the message to the dead-letter queue.</li>
  *   <li>If the {@code completed} event cannot be published, the message is requeued: the attempt
  *       runs again and the event id dedupes the result.</li>
+ *   <li>A second copy of an attempt this worker already took (bench-service's outbox resends what the broker never
+ *       confirmed) is acked and dropped.</li>
  * </ul>
  * Up to {@code healbench.agent.max-concurrent-attempts} attempts run at once, each on a thread of its own: a
  * message is taken from the channel only while one of that many slots is free, and the broker's prefetch is the
@@ -55,17 +58,27 @@ public class AgentAttemptConsumer {
 
     private final AttemptRunner runner;
     private final AttemptEventPublisher publisher;
+    private final AttemptTraces traces;
+    private final AgentMetrics metrics;
     private final Semaphore slots;
     private final ExecutorService workers;
+    private final RecentAttempts recent = new RecentAttempts();
+    private final Duration requeueDelay;
+    private final int maxRequeues;
 
-    public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher, AgentSettings settings) {
+    public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher, AttemptTraces traces, AgentMetrics metrics,
+            AgentSettings settings) {
         this.runner = runner;
         this.publisher = publisher;
+        this.traces = traces;
+        this.metrics = metrics;
         int concurrent = settings.maxConcurrentAttempts();
         if (concurrent < 1) {
             throw new IllegalArgumentException("healbench.agent.max-concurrent-attempts must be at least 1, got " + concurrent);
         }
         this.slots = new Semaphore(concurrent);
+        this.requeueDelay = settings.requeueDelay();
+        this.maxRequeues = settings.maxRequeues();
         AtomicInteger numbers = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(concurrent, task -> {
             Thread thread = new Thread(task, "attempt-worker-" + numbers.incrementAndGet());
@@ -83,6 +96,10 @@ public class AgentAttemptConsumer {
             LOG.errorf("rejecting a malformed attempt request to the dead-letter queue: %s", e.getMessage());
             return Uni.createFrom().completionStage(message.nack(e, Metadata.of(new RabbitMQRejectMetadata(false))));
         }
+        if (!recent.take(spec.attemptId())) {
+            LOG.infof("dropping a second copy of attempt %s: this worker already took it", spec.attemptId());
+            return Uni.createFrom().completionStage(message.ack());
+        }
         Optional<IncomingRabbitMQMetadata> delivery = message.getMetadata(IncomingRabbitMQMetadata.class);
         // Completes once the attempt holds a slot, so the channel offers the next message only when a slot is free;
         // the attempt's worker acks or nacks the message when the attempt has ended.
@@ -90,13 +107,21 @@ public class AgentAttemptConsumer {
             slots.acquireUninterruptibly();
             workers.execute(() -> {
                 try {
-                    settle(message, spec, delivery);
+                    traces.inAttemptSpan(message, spec, () -> settle(message, spec, delivery));
                 } finally {
                     slots.release();
                 }
             });
             return (Void) null;
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    private static void pause(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @PreDestroy
@@ -119,23 +144,27 @@ public class AgentAttemptConsumer {
             LOG.errorf(bug, "attempt %s failed unexpectedly; rejecting it to the dead-letter queue", spec.attemptId());
             return message.nack(bug, Metadata.of(new RabbitMQRejectMetadata(false)));
         }
-        boolean brokerCanRedeliver = delivery.isPresent();
-        boolean redelivered = delivery.map(IncomingRabbitMQMetadata::isRedeliver).orElse(false);
-        if (result.retryable() && brokerCanRedeliver && !redelivered) {
-            LOG.warnf("requeueing attempt %s once after a transient infrastructure failure: %s",
-                    spec.attemptId(), result.detail());
+        int requeued = recent.requeues(spec.attemptId());
+        if (result.retryable() && delivery.isPresent() && requeued < maxRequeues) {
+            LOG.warnf("requeueing attempt %s in %s after a transient infrastructure failure (%d of %d): %s",
+                    spec.attemptId(), requeueDelay, requeued + 1, maxRequeues, result.detail());
+            // The slot stays taken while it waits, so this worker does not hurry its next attempts into the same outage.
+            pause(requeueDelay);
+            recent.requeue(spec.attemptId());
             return message.nack(new IllegalStateException(result.detail()), Metadata.of(new RabbitMQRejectMetadata(true)));
         }
-        if (result.retryable() && redelivered) {
-            result = result.withDetail("still failing after a redelivery: " + result.detail());
+        if (result.retryable() && requeued > 0) {
+            result = result.withDetail("still failing after " + requeued + " requeue(s): " + result.detail());
         }
         try {
             publisher.completed(spec, result).toCompletableFuture()
                     .get(PUBLISH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.errorf("could not publish completed of %s; requeueing it: %s", spec.attemptId(), e);
+            recent.requeue(spec.attemptId());
             return message.nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
         }
+        metrics.attemptEnded(spec, result);
         LOG.infof("attempt %s completed: failure_class=%s proceeded=%s passed=%s heal_points=%d applied=%d"
                         + " rejected=%d exit_cause=%s detail=%.300s",
                 spec.attemptId(), result.failureClass().wireName(), result.proceeded(), result.passed(),

@@ -21,7 +21,7 @@ public final class AgentConfigMapper {
     public static AttemptSpec spec(AttemptRequest request) {
         return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
                 request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode(),
-                settings(request.getAgent(), request.getAgentConfig()));
+                settings(request.getAgent(), request.getAgentConfig()), request.getInstanceDigest());
     }
 
     static LlmSettings settings(String agent, AgentConfig config) {

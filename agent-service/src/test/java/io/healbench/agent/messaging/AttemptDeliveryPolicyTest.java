@@ -36,7 +36,7 @@ class AttemptDeliveryPolicyTest {
     }
 
     @Test
-    void anUnavailableSandboxIsRetriedOnceThenRecordedAsInfrastructure() throws Exception {
+    void anUnavailableSandboxIsRequeuedAFewTimesThenRecordedAsInfrastructure() throws Exception {
         AttemptRequest request = AttemptBrokerClient.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "rules");
         broker.publish(request.toByteArray());
 
@@ -46,7 +46,7 @@ class AttemptDeliveryPolicyTest {
         AttemptCompleted completed = event.getCompleted();
         assertEquals("infrastructure", completed.getFailureClass());
         assertEquals("not_started", completed.getExitCause());
-        assertTrue(completed.getDetail().startsWith("still failing after a redelivery: "), completed.getDetail());
+        assertTrue(completed.getDetail().startsWith("still failing after 2 requeue(s): "), completed.getDetail());
         assertTrue(completed.getDetail().contains("UNAVAILABLE"), completed.getDetail());
         assertEquals(request.getAttemptId() + "/completed", event.getEventId());
         assertEquals(request.getTenant(), event.getTenant());

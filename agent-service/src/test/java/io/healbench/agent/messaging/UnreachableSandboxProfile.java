@@ -19,7 +19,10 @@ public class UnreachableSandboxProfile implements QuarkusTestProfile {
         return Map.of(
                 "quarkus.grpc.clients.sandbox.host", "127.0.0.1",
                 "quarkus.grpc.clients.sandbox.port", port,
-                "quarkus.grpc.clients.sandbox.test-port", port);
+                "quarkus.grpc.clients.sandbox.test-port", port,
+                // Two short pauses: the policy, not the waiting, is under test.
+                "healbench.agent.requeue-delay", "1s",
+                "healbench.agent.max-requeues", "2");
     }
 
     private static int closedPort() {

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
+import io.healbench.bench.service.BenchRunManifest;
 import io.healbench.bench.service.BenchAgentConfig;
 import io.healbench.bench.service.BenchException;
 import io.healbench.proto.agent.v1.AgentConfig;
@@ -63,6 +64,7 @@ public final class BenchAgentConfigs {
                 .setAgent(run.agent)
                 .setGuardMode(run.guardMode)
                 .setAgentConfig(fromJson(run.agentConfig))
+                .setInstanceDigest(BenchRunManifest.digestOf(run.manifest, attempt.instanceId))
                 .build();
     }
 }

@@ -11,6 +11,8 @@ import com.google.protobuf.Empty;
 import io.healbench.proto.bench.v1.CancelRunRequest;
 import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.DeleteRunRequest;
+import io.healbench.proto.bench.v1.ListAttemptEventsRequest;
+import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
 import io.healbench.proto.bench.v1.ListRunsRequest;
 import io.healbench.proto.bench.v1.ListRunsResponse;
 import io.healbench.proto.bench.v1.RegradeRunRequest;
@@ -86,6 +88,16 @@ public class BenchGrpcService implements BenchService {
             String[] ids = BenchResourceNames.attemptIds(request.getName());
             return runs.trajectory(caller, ids[0], ids[1])
                     .map(json -> AttemptTrajectory.newBuilder().setName(request.getName()).setJson(json).build());
+        });
+    }
+
+    @Override
+    public Uni<ListAttemptEventsResponse> listAttemptEvents(ListAttemptEventsRequest request) {
+        return call(() -> {
+            BenchCaller caller = callers.reader();
+            String[] ids = BenchResourceNames.attemptIds(request.getParent());
+            return runs.listAttemptEvents(caller, ids[0], ids[1], request.getPageSize(), request.getPageToken())
+                    .map(BenchProtoMapper::events);
         });
     }
 

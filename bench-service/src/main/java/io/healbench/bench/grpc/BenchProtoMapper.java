@@ -6,12 +6,16 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.service.BenchAttemptPage;
 import io.healbench.bench.service.BenchIncomingEvent;
+import io.healbench.bench.repository.BenchAttemptEvent;
+import io.healbench.bench.service.BenchEventPage;
 import io.healbench.bench.service.BenchRegrade;
 import io.healbench.bench.service.BenchRunPage;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.GuardDecision;
+import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
+import io.healbench.proto.bench.v1.StoredEvent;
 import io.healbench.proto.bench.v1.ListRunsResponse;
 import io.healbench.proto.bench.v1.OutcomeClass;
 import io.healbench.proto.bench.v1.RegradeRunResponse;
@@ -86,6 +90,19 @@ final class BenchProtoMapper {
                 .addAllRuns(page.runs().stream().map(BenchProtoMapper::summary).toList())
                 .setNextPageToken(page.nextPageToken())
                 .build();
+    }
+
+    static ListAttemptEventsResponse events(BenchEventPage page) {
+        ListAttemptEventsResponse.Builder response = ListAttemptEventsResponse.newBuilder().setNextPageToken(page.nextPageToken());
+        for (BenchAttemptEvent event : page.events()) {
+            response.addEvents(StoredEvent.newBuilder()
+                    .setEventId(event.eventId)
+                    .setKind(event.kind)
+                    .setEventTime(timestamp(event.eventTime))
+                    .setReceiveTime(timestamp(event.receiveTime))
+                    .setPayloadJson(event.payload));
+        }
+        return response.build();
     }
 
     static RegradeRunResponse regrade(BenchRegrade regrade) {

@@ -1,18 +1,24 @@
 package io.healbench.bench.messaging;
 
+import io.healbench.bench.grpc.BenchAgentConfigs;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
-import io.healbench.bench.grpc.BenchAgentConfigs;
+import io.healbench.bench.service.AttemptQueue;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
-import java.util.function.BiConsumer;
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
-/** Queues one {@link AttemptRequest} per attempt on channel {@code attempts}, the agent pool's work queue. */
+/** Sends one {@code AttemptRequest} per attempt on channel {@code attempts}, the agent pool's work queue. */
 @ApplicationScoped
-public class BenchAttemptPublisher {
+public class BenchAttemptPublisher implements AttemptQueue {
+
+    /** Persistent: a queued attempt survives a broker restart in its durable queue. */
+    private static final int PERSISTENT = 2;
 
     private final MutinyEmitter<byte[]> attempts;
 
@@ -24,15 +30,14 @@ public class BenchAttemptPublisher {
         this.attempts = attempts;
     }
 
-    /**
-     * Hands every request to the channel and returns without waiting: a request's send completes when its receiver
-     * acknowledges it, which is the broker's confirm in distributed mode, but the attempt's end in standalone mode,
-     * where the workers are the receivers. {@code notQueued} is told of each request that was refused instead.
-     */
-    public void publish(BenchRun run, List<BenchAttempt> queued, BiConsumer<BenchAttempt, Throwable> notQueued) {
-        for (BenchAttempt attempt : queued) {
-            attempts.send(BenchAgentConfigs.attemptRequest(run, attempt).toByteArray())
-                    .subscribe().with(confirmed -> { }, failure -> notQueued.accept(attempt, failure));
-        }
+    @Override
+    public Uni<Void> send(BenchRun run, BenchAttempt attempt) {
+        // The message id is the attempt's: a resent message is the same message, and workers drop one they ran.
+        OutgoingRabbitMQMetadata rabbit = OutgoingRabbitMQMetadata.builder()
+                .withMessageId(attempt.id)
+                .withContentType("application/x-protobuf")
+                .withDeliveryMode(PERSISTENT)
+                .build();
+        return attempts.sendMessage(Message.of(BenchAgentConfigs.attemptRequest(run, attempt).toByteArray(), Metadata.of(rabbit)));
     }
 }

@@ -118,6 +118,10 @@ public class BenchAttempt {
     @Column(name = "claim_expire_time")
     public Instant claimExpireTime;
 
+    /** Sessions that started this attempt: more than one means it was run again after a worker died. */
+    @Column(columnDefinition = "integer default 0 not null")
+    public int deliveries;
+
     /** Claims on this attempt that lapsed, each time returning it to the queue. */
     @Column(columnDefinition = "integer default 0 not null")
     public int lapses;

@@ -27,4 +27,10 @@ public class BenchAttemptEventRepository implements PanacheRepositoryBase<BenchA
     public Uni<Long> deleteOfRun(String tenant, String runId) {
         return delete("tenant = ?1 and runId = ?2", tenant, runId);
     }
+
+    /** One page of an attempt's events in the order they were received. */
+    public Uni<List<BenchAttemptEvent>> pageOfAttempt(String tenant, String attemptId, int offset, int size) {
+        return find("tenant = ?1 and attemptId = ?2", Sort.by("receiveTime").and("eventId"), tenant, attemptId)
+                .range(offset, offset + size - 1).list();
+    }
 }

@@ -49,4 +49,18 @@ public class BenchAttemptRepository implements PanacheRepositoryBase<BenchAttemp
     public Uni<Long> deleteOfRun(String tenant, String runId) {
         return delete("tenant = ?1 and runId = ?2", tenant, runId);
     }
+
+    /**
+     * Attempts past their timeouts: running without an external claim (those have leases of their own) since before
+     * {@code startedBefore}, or queued since before {@code queuedBefore}.
+     */
+    public Uni<List<BenchAttempt>> overdue(java.time.Instant startedBefore, java.time.Instant queuedBefore) {
+        return list("(state = ?1 and claimId is null and startTime < ?2) or (state = ?3 and createTime < ?4)",
+                BenchAttempt.State.RUNNING, startedBefore, BenchAttempt.State.QUEUED, queuedBefore);
+    }
+
+    /** Attempts that have not ended, in every tenant. */
+    public Uni<List<BenchAttempt>> unfinished() {
+        return list("state in ?1", List.of(BenchAttempt.State.QUEUED, BenchAttempt.State.RUNNING));
+    }
 }

@@ -1,5 +1,6 @@
 package io.healbench.bench.service;
 
+import io.healbench.bench.config.BenchConfig;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchAttemptEvent;
 import io.healbench.bench.repository.BenchAttemptEventRepository;
@@ -31,14 +32,18 @@ public class BenchEventIngestor {
     private final BenchRunRepository runs;
     private final BenchRunNotifier notifier;
     private final BenchTrajectoryRepository trajectories;
+    private final int maxDeliveries;
+    private final BenchMetrics metrics;
 
     public BenchEventIngestor(BenchAttemptEventRepository events, BenchAttemptRepository attempts, BenchRunRepository runs,
-            BenchRunNotifier notifier, BenchTrajectoryRepository trajectories) {
+            BenchRunNotifier notifier, BenchTrajectoryRepository trajectories, BenchConfig config, BenchMetrics metrics) {
         this.events = events;
         this.attempts = attempts;
         this.runs = runs;
         this.notifier = notifier;
         this.trajectories = trajectories;
+        this.maxDeliveries = config.maxDeliveries();
+        this.metrics = metrics;
     }
 
     /** Completes once the event is durably applied (or recognised as a duplicate, or rejected as unknown). */
@@ -70,6 +75,11 @@ public class BenchEventIngestor {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         switch (event.kind()) {
             case STARTED:
+                // Each session that starts the attempt says so once (its started event's id names the session).
+                attempt.deliveries++;
+                if (attempt.state == BenchAttempt.State.RUNNING && attempt.claimId == null && attempt.deliveries > maxDeliveries) {
+                    return endRedelivered(attempt, now);
+                }
                 if (attempt.state != BenchAttempt.State.QUEUED) {
                     return Uni.createFrom().voidItem();
                 }
@@ -89,10 +99,32 @@ public class BenchEventIngestor {
                 BenchGrading.grade(attempt, outcome, event.time());
                 Uni<Void> kept = outcome.trajectoryJson().isEmpty() ? Uni.createFrom().voidItem()
                         : trajectories.persist(BenchTrajectory.of(attempt, outcome.trajectoryJson())).replaceWithVoid();
-                return kept.chain(() -> updateRun(attempt, run -> BenchGrading.count(run, attempt), now));
+                return kept.chain(() -> updateRun(attempt, run -> countEnded(run, attempt), now));
             default:
                 return Uni.createFrom().voidItem();
         }
+    }
+
+    /**
+     * The delivery limit: an attempt started by more sessions than allowed without ending (its workers keep dying on it)
+     * ends here as an infrastructure failure, recorded under its completion event's id like any other end, so a late
+     * completion from a worker is a duplicate and re-grading finds the end.
+     */
+    private Uni<Void> endRedelivered(BenchAttempt attempt, Instant now) {
+        BenchIncomingEvent ending = BenchIncomingEvent.infrastructureFailure(attempt.tenant, attempt.runId, attempt.id,
+                "the attempt was started " + attempt.deliveries + " times without ending (the limit is " + maxDeliveries
+                        + "): its workers kept dying on it");
+        return events.findById(ending.eventId()).chain(seen -> seen != null ? Uni.createFrom().voidItem()
+                : events.persist(record(ending, attempt)).chain(() -> {
+                    BenchGrading.grade(attempt, ending.outcome(), ending.time());
+                    return updateRun(attempt, run -> countEnded(run, attempt), now);
+                }));
+    }
+
+    /** Counts an ended attempt into its run and the meters; callers reach it once per attempt, past the ended check. */
+    private void countEnded(BenchRun run, BenchAttempt attempt) {
+        BenchGrading.count(run, attempt);
+        metrics.attemptEnded(attempt.outcomeClass, run.agent);
     }
 
     private Uni<Void> updateRun(BenchAttempt attempt, Consumer<BenchRun> change, Instant now) {

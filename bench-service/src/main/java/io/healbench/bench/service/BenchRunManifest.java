@@ -1,6 +1,7 @@
 package io.healbench.bench.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,6 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class BenchRunManifest {
 
     static final String SCHEMA = "healbench.run-manifest/v2";
+    private static final ObjectMapper MANIFEST_READER = new ObjectMapper();
 
     private final ObjectMapper json;
     private final String applicationVersion;
@@ -36,6 +38,20 @@ public class BenchRunManifest {
         this.applicationVersion = applicationVersion;
         this.home = Path.of(home);
         this.configuredCommit = configuredCommit;
+    }
+
+    /** An instance's digest as a run's manifest holds it; empty when the manifest does not name the instance. */
+    public static String digestOf(String manifest, String instanceId) {
+        try {
+            for (JsonNode instance : MANIFEST_READER.readTree(manifest).path("instances")) {
+                if (instance.path("id").asText().equals(instanceId)) {
+                    return instance.path("digest").asText("");
+                }
+            }
+            return "";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored run manifest is not JSON", e);
+        }
     }
 
     public String write(BenchRunSpec spec, List<Instance> instances) {

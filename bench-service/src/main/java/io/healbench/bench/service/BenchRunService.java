@@ -1,10 +1,10 @@
 package io.healbench.bench.service;
 
-import io.healbench.bench.messaging.BenchAttemptPublisher;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchAttemptEvent;
 import io.healbench.bench.repository.BenchAttemptEventRepository;
 import io.healbench.bench.repository.BenchAttemptRepository;
+import io.healbench.bench.repository.BenchOutboxRepository;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
@@ -22,13 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.jboss.logging.Logger;
 
 /** Creates runs and reads them back, always within the caller's tenant. */
 @ApplicationScoped
 public class BenchRunService {
-
-    private static final Logger LOG = Logger.getLogger(BenchRunService.class);
 
     static final int DEFAULT_PAGE_SIZE = 100;
     static final int MAX_PAGE_SIZE = 1000;
@@ -36,36 +33,37 @@ public class BenchRunService {
     /** The first part of each listing's page tokens, so one listing's token is refused by another. */
     private static final String ATTEMPTS_PAGE = "attempts";
     private static final String RUNS_PAGE = "runs";
+    private static final String EVENTS_PAGE = "events";
 
     private final BenchRunRepository runs;
     private final BenchAttemptRepository attempts;
     private final BenchAttemptEventRepository events;
     private final BenchInstanceSource instances;
     private final BenchRunManifest manifests;
-    private final BenchAttemptPublisher publisher;
-    private final BenchEventIngestor ingestor;
-    private final BenchContexts contexts;
+    private final BenchOutbox outbox;
+    private final BenchOutboxRepository outboxEntries;
     private final BenchBackbones backbones;
     private final BenchTrajectoryRepository trajectories;
     private final BenchStoredEvents storedEvents;
     private final BenchRunNotifier notifier;
+    private final BenchMetrics metrics;
 
     public BenchRunService(BenchRunRepository runs, BenchAttemptRepository attempts, BenchAttemptEventRepository events,
-            BenchInstanceSource instances, BenchRunManifest manifests, BenchAttemptPublisher publisher, BenchEventIngestor ingestor,
-            BenchContexts contexts, BenchBackbones backbones, BenchTrajectoryRepository trajectories, BenchStoredEvents storedEvents,
-            BenchRunNotifier notifier) {
+            BenchInstanceSource instances, BenchRunManifest manifests, BenchOutbox outbox, BenchOutboxRepository outboxEntries,
+            BenchBackbones backbones, BenchTrajectoryRepository trajectories, BenchStoredEvents storedEvents,
+            BenchRunNotifier notifier, BenchMetrics metrics) {
         this.runs = runs;
         this.attempts = attempts;
         this.events = events;
         this.instances = instances;
         this.manifests = manifests;
-        this.publisher = publisher;
-        this.ingestor = ingestor;
-        this.contexts = contexts;
+        this.outbox = outbox;
+        this.outboxEntries = outboxEntries;
         this.backbones = backbones;
         this.trajectories = trajectories;
         this.storedEvents = storedEvents;
         this.notifier = notifier;
+        this.metrics = metrics;
     }
 
     /**
@@ -115,23 +113,18 @@ public class BenchRunService {
                 queued.add(attempt);
             }
         }
-        return Panache.withTransaction(() -> runs.persist(run).chain(() -> attempts.persist(queued)))
-                // An external run's attempts wait here for agents to claim them through the gateway (BenchClaims).
+        // An external run's attempts wait here for agents to claim them through the gateway (BenchClaims); every other
+        // attempt's message is written to the outbox in the same transaction, and sent by its relay once committed.
+        boolean queue = !BenchClaims.external(run.agent);
+        return Panache.withTransaction(() -> runs.persist(run).chain(() -> attempts.persist(queued))
+                        .chain(() -> queue ? outboxEntries.persist(BenchOutbox.entries(queued)) : Uni.createFrom().voidItem()))
                 .invoke(() -> {
-                    if (!BenchClaims.external(run.agent)) {
-                        publisher.publish(run, queued, this::notQueued);
+                    metrics.runCreated(run.agent);
+                    if (queue) {
+                        outbox.relaySoon();
                     }
                 })
                 .replaceWith(run);
-    }
-
-    /** An attempt the queue refused ends as an infrastructure failure, so the run still ends and counts it once. */
-    private void notQueued(BenchAttempt attempt, Throwable failure) {
-        LOG.errorf("attempt %s of run %s could not be queued: %s", attempt.id, attempt.runId, failure.toString());
-        String detail = "the attempt could not be queued: " + failure;
-        BenchIncomingEvent event = BenchIncomingEvent.infrastructureFailure(attempt.tenant, attempt.runId, attempt.id, detail);
-        contexts.onFreshContext(() -> ingestor.ingest(event)).subscribe().with(done -> { },
-                error -> LOG.errorf("could not record that attempt %s was not queued: %s", attempt.id, error.toString()));
     }
 
     /** An attempt's trajectory, within the caller's tenant; NOT_FOUND when there is none (or no such attempt). */
@@ -140,6 +133,19 @@ public class BenchRunService {
                 .map(kept -> kept == null || !kept.runId.equals(runId) ? null : kept.json)
                 .onItem().ifNull().failWith(() -> new BenchException(BenchException.Kind.NOT_FOUND, "TRAJECTORY_NOT_FOUND",
                         "attempt runs/" + runId + "/attempts/" + attemptId + " has no trajectory"));
+    }
+
+    /** One page of an attempt's stored events, within the caller's tenant; NOT_FOUND when the run has no such attempt. */
+    public Uni<BenchEventPage> listAttemptEvents(BenchCaller caller, String runId, String attemptId, int pageSize, String pageToken) {
+        int size = pageSize(pageSize);
+        int offset = pageToken == null || pageToken.isEmpty() ? 0 : offset(decodePageToken(pageToken, EVENTS_PAGE, 2)[1]);
+        return Panache.withSession(() -> attempts.findById(attemptId)
+                .map(attempt -> attempt != null && attempt.tenant.equals(caller.tenant()) && attempt.runId.equals(runId) ? attempt : null)
+                .onItem().ifNull().failWith(() -> new BenchException(BenchException.Kind.NOT_FOUND, "ATTEMPT_NOT_FOUND",
+                        "runs/" + runId + "/attempts/" + attemptId + " not found"))
+                .chain(attempt -> events.pageOfAttempt(caller.tenant(), attemptId, offset, size + 1))
+                .map(page -> new BenchEventPage(page.size() > size ? page.subList(0, size) : page,
+                        page.size() > size ? OpaquePageToken.encode(EVENTS_PAGE, Integer.toString(offset + size)) : "")));
     }
 
     public Uni<BenchRun> getRun(BenchCaller caller, String runId) {
@@ -221,6 +227,7 @@ public class BenchRunService {
                     requireEnded(run);
                     return events.deleteOfRun(caller.tenant(), runId)
                             .chain(() -> trajectories.deleteOfRun(caller.tenant(), runId))
+                            .chain(() -> outboxEntries.deleteOfRun(caller.tenant(), runId))
                             .chain(() -> attempts.deleteOfRun(caller.tenant(), runId))
                             .chain(() -> runs.delete(run));
                 }));
@@ -300,11 +307,13 @@ public class BenchRunService {
     }
 
     private static int parsePageToken(String token) {
-        if (token == null || token.isEmpty()) {
-            return 0;
-        }
+        return token == null || token.isEmpty() ? 0 : offset(decodePageToken(token, ATTEMPTS_PAGE, 2)[1]);
+    }
+
+    /** An offset a page token carries. */
+    private static int offset(String text) {
         try {
-            int offset = Integer.parseInt(decodePageToken(token, ATTEMPTS_PAGE, 2)[1]);
+            int offset = Integer.parseInt(text);
             if (offset >= 0) {
                 return offset;
             }

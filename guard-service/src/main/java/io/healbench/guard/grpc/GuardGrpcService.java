@@ -6,6 +6,7 @@ import com.google.rpc.ErrorInfo;
 import com.google.rpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.healbench.guard.service.GuardMetrics;
 import io.healbench.guard.service.analysis.AnalysisBusyException;
 import io.healbench.guard.service.analysis.AnalysisInput;
 import io.healbench.guard.service.analysis.AnalysisInputException;
@@ -42,17 +43,21 @@ public class GuardGrpcService implements GuardService {
 
     private final HealCoreGate gate;
     private final HealAnalyzer analyzer;
+    private final GuardMetrics metrics;
 
-    public GuardGrpcService(HealCoreGate gate, HealAnalyzer analyzer) {
+    public GuardGrpcService(HealCoreGate gate, HealAnalyzer analyzer, GuardMetrics metrics) {
         this.gate = gate;
         this.analyzer = analyzer;
+        this.metrics = metrics;
     }
 
     @Override
     @Blocking // the analysis is CPU work; keep it off the event loop
     public Uni<AnalyzeHealResponse> analyzeHeal(AnalyzeHealRequest request) {
         try {
-            return Uni.createFrom().item(toResponse(analyzer.analyze(toInput(request))));
+            AnalysisResult result = analyzer.analyze(toInput(request));
+            metrics.analyzed(result);
+            return Uni.createFrom().item(toResponse(result));
         } catch (AnalysisInputException e) {
             return Uni.createFrom().failure(invalid(ANALYSIS_INPUT_INVALID, e.getMessage()));
         } catch (AnalysisBusyException e) {
@@ -112,7 +117,9 @@ public class GuardGrpcService implements GuardService {
     @Blocking // parsing is CPU work; keep it off the event loop
     public Uni<CheckHealCodeResponse> checkHealCode(CheckHealCodeRequest request) {
         try {
-            return Uni.createFrom().item(toResponse(gate.check(request.getCode())));
+            GateVerdict verdict = gate.check(request.getCode());
+            metrics.gateChecked(verdict);
+            return Uni.createFrom().item(toResponse(verdict));
         } catch (HealCodeTooLargeException e) {
             return Uni.createFrom().failure(tooLarge(e));
         }

@@ -57,7 +57,7 @@ public class SandboxGrpcService implements SandboxService {
     public Uni<Session> createSession(CreateSessionRequest request) {
         return call(() -> SandboxProtoMapper.session(sessions.create(new CreateSessionCommand(request.getInstanceId(),
                 SandboxProtoMapper.variant(request.getVariant()), request.getRequestId(), request.getIntercept(), request.getLabelsMap(),
-                request.getGuardMode()))));
+                request.getGuardMode(), request.getExpectedDigest()))));
     }
 
     @Override

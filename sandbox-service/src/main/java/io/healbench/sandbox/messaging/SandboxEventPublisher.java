@@ -10,7 +10,6 @@ import io.healbench.sandbox.service.model.SessionView;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -27,6 +26,8 @@ public class SandboxEventPublisher implements HealEventSink {
 
     private static final Logger LOG = Logger.getLogger(SandboxEventPublisher.class);
 
+    private static final int PERSISTENT = 2;
+
     private final Emitter<byte[]> emitter;
 
     public SandboxEventPublisher(@Channel("session-events") Emitter<byte[]> emitter) {
@@ -34,25 +35,31 @@ public class SandboxEventPublisher implements HealEventSink {
     }
 
     @Override
-    public void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType) {
-        publish("heal_applied", attributed(session).setHealApplied(HealApplied.newBuilder()
+    public void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType) {
+        publish("heal_applied", attributed(session, ordinal, "heal_applied").setHealApplied(HealApplied.newBuilder()
                 .setHealPoint(healPoint).setCode(code).setResume(resume).setExceptionType(exceptionType)).build());
     }
 
     @Override
-    public void guardDecision(SessionView session, GuardDecision decision) {
-        publish("guard_decision", attributed(session).setGuardDecision(GuardDecisionEvent.newBuilder()
+    public void guardDecision(SessionView session, int ordinal, GuardDecision decision) {
+        publish("guard_decision", attributed(session, ordinal, "guard_decision").setGuardDecision(GuardDecisionEvent.newBuilder()
                 .setHealPoint(decision.healPoint()).setStage(decision.stage()).setVerdict(decision.verdict())
                 .setReason(decision.reason())).build());
     }
 
-    private static AttemptEvent.Builder attributed(SessionView session) {
+    /**
+     * The event attributed to the session's attempt. Its id is the attempt's and the event's ordinal in the session: an
+     * attempt run again after its worker died reports the same ids, and bench-service keeps each event once.
+     */
+    private static AttemptEvent.Builder attributed(SessionView session, int ordinal, String kind) {
         Instant now = Instant.now();
+        String attemptId = session.labels().getOrDefault("attempt_id", "");
+        String owner = attemptId.isEmpty() ? "session/" + session.name() : attemptId;
         return AttemptEvent.newBuilder()
-                .setEventId(UUID.randomUUID().toString())
+                .setEventId(owner + "/" + kind + "/" + ordinal)
                 .setTenant(session.labels().getOrDefault("tenant", ""))
                 .setRunId(session.labels().getOrDefault("run_id", ""))
-                .setAttemptId(session.labels().getOrDefault("attempt_id", ""))
+                .setAttemptId(attemptId)
                 .setInstanceId(session.instanceId())
                 .setTime(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
     }
@@ -64,6 +71,8 @@ public class SandboxEventPublisher implements HealEventSink {
         }).addMetadata(OutgoingRabbitMQMetadata.builder()
                 .withRoutingKey("session." + kind)
                 .withContentType("application/x-protobuf")
+                // Persistent: the events outlive a broker restart in their durable queue.
+                .withDeliveryMode(PERSISTENT)
                 .withMessageId(event.getEventId())
                 .build());
         try {

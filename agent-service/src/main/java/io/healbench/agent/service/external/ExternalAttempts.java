@@ -1,6 +1,7 @@
 package io.healbench.agent.service.external;
 
 import io.healbench.agent.config.AgentSettings;
+import io.healbench.agent.service.AgentMetrics;
 import io.healbench.agent.service.AgentSandbox;
 import io.healbench.agent.service.AgentSandboxFailure;
 import io.healbench.agent.service.AttemptFailureClass;
@@ -50,6 +51,7 @@ public class ExternalAttempts {
     private final AgentSandbox sandbox;
     private final ExternalAttemptRegistry registry;
     private final AttemptOutcomes outcomes;
+    private final AgentMetrics metrics;
     private final ExternalSettings settings;
     private final Duration answerTimeout;
     /** This gateway, as the holder of its claims. */
@@ -58,13 +60,14 @@ public class ExternalAttempts {
     private final ScheduledExecutorService keeper = Executors.newSingleThreadScheduledExecutor(daemon("external-leases"));
 
     public ExternalAttempts(AttemptClaims claims, AttemptRunner runner, AgentSandbox sandbox,
-            ExternalAttemptRegistry registry, AttemptOutcomes outcomes, ExternalSettings settings,
+            ExternalAttemptRegistry registry, AttemptOutcomes outcomes, AgentMetrics metrics, ExternalSettings settings,
             AgentSettings agentSettings) {
         this.claims = claims;
         this.runner = runner;
         this.sandbox = sandbox;
         this.registry = registry;
         this.outcomes = outcomes;
+        this.metrics = metrics;
         this.settings = settings;
         this.answerTimeout = agentSettings.attemptTimeout().plusSeconds(30);
         long period = Math.max(200, settings.lease().toMillis() / 3);
@@ -210,6 +213,7 @@ public class ExternalAttempts {
         }
         try {
             outcomes.completed(attempt.spec(), result).toCompletableFuture().get(PUBLISH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            metrics.attemptEnded(attempt.spec(), result);
             LOG.infof("external attempt %s completed: failure_class=%s proceeded=%s heal_points=%d applied=%d",
                     attempt.name(), result.failureClass().wireName(), result.proceeded(), result.healPoints(),
                     result.healsApplied());

@@ -117,7 +117,7 @@ class ExternalAttemptTest {
 
     private static ExternalAttempt attempt(Limits limits) {
         AttemptSpec spec = new AttemptSpec("acme", "run-1", "attempt-1", "stdlib-example", 0, "external", "enforce",
-                new LlmSettings("", 0, 0, limits, Optional.empty(), CassetteMode.OFF));
+                new LlmSettings("", 0, 0, limits, Optional.empty(), CassetteMode.OFF), "");
         return new ExternalAttempt(new AttemptClaims.Claim("claim-1", spec, 0), new ExternalCaller("acme", "otto"));
     }
 

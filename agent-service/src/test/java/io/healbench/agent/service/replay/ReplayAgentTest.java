@@ -152,7 +152,7 @@ class ReplayAgentTest {
     }
 
     private static AttemptSpec spec(String attemptId, String instanceId) {
-        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, "enforce", LlmSettings.NONE);
+        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, "enforce", LlmSettings.NONE, "");
     }
 
     private static HealPoint point(String attemptId, int healPoint) {

@@ -3,10 +3,15 @@ package io.healbench.sandbox.service.heal;
 import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.SessionView;
 
-/** Where the sandbox reports heals and guard decisions for the bench (attributed through the session's labels). */
+/**
+ * Where the sandbox reports heals and guard decisions for the bench (attributed through the session's labels). Each
+ * event comes with its {@code ordinal}, its place among the events its session reported (1, 2, ...): with the
+ * session's attempt it names the event, so an attempt run again after a redelivery reports the same events under the
+ * same ids, and the bench keeps each once.
+ */
 public interface HealEventSink {
 
-    void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType);
+    void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType);
 
-    void guardDecision(SessionView session, GuardDecision decision);
+    void guardDecision(SessionView session, int ordinal, GuardDecision decision);
 }

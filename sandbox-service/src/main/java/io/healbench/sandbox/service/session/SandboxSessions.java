@@ -6,6 +6,7 @@ import io.healbench.common.dataset.InstanceFormatException;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.SandboxException;
+import io.healbench.sandbox.service.SandboxMetrics;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.GateVerdict;
 import io.healbench.sandbox.service.heal.HealCodeGate;
@@ -67,6 +68,7 @@ public class SandboxSessions {
     private final HealCodeGate gate;
     private final StaticGuard staticGuard;
     private final HealEventSink sink;
+    private final SandboxMetrics metrics;
 
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
@@ -85,7 +87,7 @@ public class SandboxSessions {
 
     public SandboxSessions(SandboxConfig config, SandboxPaths paths, WorkspaceMaterializer materializer, ReferenceRuns references,
                            HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, StaticGuard staticGuard,
-                           HealEventSink sink) {
+                           HealEventSink sink, SandboxMetrics metrics) {
         this.config = config;
         this.datasetDir = paths.datasetDir();
         this.materializer = materializer;
@@ -95,6 +97,7 @@ public class SandboxSessions {
         this.gate = gate;
         this.staticGuard = staticGuard;
         this.sink = sink;
+        this.metrics = metrics;
     }
 
     /**
@@ -129,6 +132,11 @@ public class SandboxSessions {
         }
         try {
             Instance instance = instance(command.instanceId());
+            if (!command.expectedDigest().isEmpty() && !command.expectedDigest().equals(instance.digest())) {
+                // A run's results must be of the instance its manifest names, not of whatever the dataset holds now.
+                throw new SandboxException(Kind.FAILED_PRECONDITION, "INSTANCE_CHANGED", "instance " + instance.id()
+                        + " changed since its run was created (digest " + command.expectedDigest() + ", now " + instance.digest() + ")");
+            }
             boolean buggy = command.variant() == Variant.BUGGY;
             Function<Outcome, CompletableFuture<Outcome>> completion = buggy
                     ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
@@ -139,6 +147,7 @@ public class SandboxSessions {
                 references.prepare(instance);
             }
             created.complete(session.name());
+            metrics.sessionOpened(command.variant());
             return session.view();
         } catch (RuntimeException e) {
             // A retry with the same request id tries again; one waiting on this create gets the same error.
@@ -231,8 +240,20 @@ public class SandboxSessions {
         return session.probe(code, inplace, limit, limit.plus(config.replyMargin()));
     }
 
-    /** The heal path: HealCore gate first (a rejected heal never reaches the runtime), then the runtime. */
+    /** A heal, timed from the request to its answer (SandboxMetrics#healEnded) however it ends. */
     public HealOutcome heal(String name, String code, String resume) {
+        long start = System.nanoTime();
+        HealOutcome outcome = null;
+        try {
+            outcome = guardedHeal(name, code, resume);
+            return outcome;
+        } finally {
+            metrics.healEnded(outcome, Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    /** The heal path: HealCore gate first (a rejected heal never reaches the runtime), then the runtime. */
+    private HealOutcome guardedHeal(String name, String code, String resume) {
         Session session = session(name);
         CrashContext crash = session.requireCrashed();
         GateVerdict verdict = gate.check(code == null ? "" : code);
@@ -242,13 +263,13 @@ public class SandboxSessions {
                     new HealOutcome.HealError(true, "HEALCORE_REJECTED", "the heal is outside HealCore: " + verdict.summary()),
                     "", List.of(), resume, List.of(rejected));
             session.recordRefusedHeal(outcome);
-            sink.guardDecision(session.view(), rejected);
+            session.reportGuardDecision(rejected);
             return outcome;
         }
         GuardDecision accepted = new GuardDecision(crash.healPoint(), "gate", "accepted",
                 "inside HealCore" + (verdict.gateVersion().isEmpty() ? "" : " (gate " + verdict.gateVersion() + ")"));
         session.recordGuardDecision(accepted);
-        sink.guardDecision(session.view(), accepted);
+        session.reportGuardDecision(accepted);
         Duration timeout = config.healTimeout().plus(config.replyMargin());
         HealOutcome outcome = "off".equals(session.guardMode())
                 ? session.heal(code, resume, List.of(accepted), timeout)
@@ -256,11 +277,11 @@ public class SandboxSessions {
                     // The static stage (docs/healguard.md §1): the dry run's Δk and the code that runs next.
                     StaticDecision decided = staticGuard.decide(session.guardMode(), session.workspace().instance().policy(), code, analysis);
                     session.recordGuardDecision(decided.decision());
-                    sink.guardDecision(session.view(), decided.decision());
+                    session.reportGuardDecision(decided.decision());
                     return decided;
                 });
         if (outcome.applied()) {
-            sink.healApplied(session.view(), crash.healPoint(), code, outcome.resume(), crash.exceptionType());
+            session.reportHealApplied(crash.healPoint(), code, outcome.resume(), crash.exceptionType());
         }
         return outcome;
     }

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -49,6 +50,8 @@ public final class Session {
     private final String guardMode;
     private final SessionEventLog log;
     private final HealEventSink sink;
+    /** Events reported to the sink so far: each one's ordinal names it (HealEventSink). */
+    private final AtomicInteger reportedEvents = new AtomicInteger();
     private final long outputLimit;
     private final ReentrantLock commandLock = new ReentrantLock();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
@@ -72,6 +75,16 @@ public final class Session {
 
     /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
     private record Pending(CompletableFuture<RuntimeMessage> answer, List<GuardDecision> decisions) {}
+
+    /** Reports a guard decision to the bench, numbered in this session's order. */
+    void reportGuardDecision(GuardDecision decision) {
+        sink.guardDecision(view(), reportedEvents.incrementAndGet(), decision);
+    }
+
+    /** Reports an applied heal to the bench, numbered in this session's order. */
+    void reportHealApplied(int healPoint, String code, String resume, String exceptionType) {
+        sink.healApplied(view(), reportedEvents.incrementAndGet(), healPoint, code, resume, exceptionType);
+    }
 
     Session(String id, Workspace workspace, Map<String, String> labels, String guardMode, HealEventSink sink, long outputLimit,
             Function<Outcome, CompletableFuture<Outcome>> completion) {
@@ -198,7 +211,7 @@ public final class Session {
             log.append(new SessionEvent.GuardDecided(decision));
             if (log.dropped() == 0) {
                 // Each decision is also a broker message and a database row: bounded with the log.
-                sink.guardDecision(view(), decision);
+                reportGuardDecision(decision);
             }
         } else if (message instanceof RuntimeMessage.Note note) {
             output("[healrt event " + note.kind() + "] " + note.json() + "\n");

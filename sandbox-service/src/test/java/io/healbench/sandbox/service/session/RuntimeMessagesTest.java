@@ -46,10 +46,10 @@ class RuntimeMessagesTest {
                         "/nonexistent/lib/test/test_colorsys.py::T::t", List.of(), Map.of(), List.of(), List.of()));
         return new Session("unit", ws, Map.of("tenant", "t"), "enforce", new HealEventSink() {
             @Override
-            public void healApplied(SessionView session, int healPoint, String code, String resume, String exceptionType) {}
+            public void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType) {}
 
             @Override
-            public void guardDecision(SessionView session, GuardDecision decision) {
+            public void guardDecision(SessionView session, int ordinal, GuardDecision decision) {
                 published.add(decision);
             }
         }, outputLimit, completion);
