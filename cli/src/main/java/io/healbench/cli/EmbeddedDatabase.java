@@ -2,6 +2,7 @@ package io.healbench.cli;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ final class EmbeddedDatabase implements AutoCloseable {
     static final String DEFAULT_DIRECTORY = "runs/store";
 
     private final EmbeddedPostgres postgres;
+    /** The store's lock, held for this process's life; null for a temporary store. */
     private final FileChannel lockChannel;
 
     private EmbeddedDatabase(EmbeddedPostgres postgres, FileChannel lockChannel) {
@@ -36,17 +38,24 @@ final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
-     * Starts PostgreSQL on the store in {@code directory}, creating it on first use. Fails with a plain message when
-     * another healbench process holds the store; a server left behind by a process that died is stopped first.
+     * Starts PostgreSQL on the store in {@code directory}, creating it on first use; a server left behind by a process
+     * that died is stopped first. When another healbench process holds the store, a run ({@code temporaryIfBusy}) keeps
+     * its records in a temporary store of its own, and says so on {@code notices}, since two runs at once on one machine
+     * are fine; {@code runs} and {@code serve}, which are about the kept runs, fail with a plain message instead.
      */
-    static EmbeddedDatabase start(Path directory) throws IOException {
+    static EmbeddedDatabase start(Path directory, boolean temporaryIfBusy, PrintStream notices) throws IOException {
         Files.createDirectories(directory);
         FileChannel channel = FileChannel.open(directory.resolve("healbench.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.tryLock();
         if (lock == null) {
             channel.close();
-            throw new IOException("another healbench process is using the run store " + directory
-                    + "; wait for it to end, or give this one a store of its own with HEALBENCH_STORE=DIR");
+            String busy = "another healbench process is using the run store " + directory;
+            if (!temporaryIfBusy) {
+                throw new IOException(busy + "; wait for it to end, or give this one a store of its own with HEALBENCH_STORE=DIR");
+            }
+            notices.println("healbench: " + busy + ": this run keeps its records in a temporary store, so `runs list` "
+                    + "will not show it (its files under runs/ stay)");
+            return new EmbeddedDatabase(EmbeddedPostgres.builder().setCleanDataDirectory(true).start(), null);
         }
         Path data = directory.resolve("postgres");
         try {
@@ -104,6 +113,9 @@ final class EmbeddedDatabase implements AutoCloseable {
             postgres.close();
         } catch (IOException e) {
             System.err.println("healbench: embedded PostgreSQL did not stop cleanly: " + e.getMessage());
+        }
+        if (lockChannel == null) {
+            return;  // a temporary store: no lock was held
         }
         try {
             lockChannel.close();

@@ -111,7 +111,7 @@ public class HealbenchMain {
                 return;
             }
         }
-        startStandalone(home, port, parallel, null, LlmOptions.NONE.backbonesPath(home).toString());
+        startStandalone(home, port, parallel, null, LlmOptions.NONE.backbonesPath(home).toString(), false);
         Quarkus.run(ServeApp.class);
     }
 
@@ -129,22 +129,22 @@ public class HealbenchMain {
         }
         List<String> standaloneArgs = new ArrayList<>(List.of("runs"));
         standaloneArgs.addAll(target.rest());
-        startStandalone(home, 0, 1, null, LlmOptions.NONE.backbonesPath(home).toString());
+        startStandalone(home, 0, 1, null, LlmOptions.NONE.backbonesPath(home).toString(), false);
         Quarkus.run(StandaloneApp.class, standaloneArgs.toArray(String[]::new));
     }
 
     private static void runStandalone(Path home, CliArguments args) {
-        startStandalone(home, 0, args.parallel(), args.heals(), args.llm().backbonesPath(home).toString());
+        startStandalone(home, 0, args.parallel(), args.heals(), args.llm().backbonesPath(home).toString(), true);
         Quarkus.run(StandaloneApp.class, args.toArgs());
     }
 
     /** Prepares this JVM to boot the four services: an embedded PostgreSQL, one loopback port, the gateway's token. */
-    private static void startStandalone(Path home, int requestedPort, int parallel, String heals, String backbones) {
+    private static void startStandalone(Path home, int requestedPort, int parallel, String heals, String backbones, boolean forRun) {
         EmbeddedDatabase database;
         int port;
         try {
             Files.createDirectories(home.resolve("runs"));
-            database = EmbeddedDatabase.start(EmbeddedDatabase.directory(home));
+            database = EmbeddedDatabase.start(EmbeddedDatabase.directory(home), forRun, System.err);
             port = requestedPort > 0 ? requestedPort : freePort();
         } catch (IOException e) {
             System.err.println("healbench: cannot prepare standalone mode: " + e.getMessage());

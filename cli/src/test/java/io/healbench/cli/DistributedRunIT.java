@@ -20,7 +20,11 @@ import io.healbench.proto.agent.v1.AgentConfig;
 import io.healbench.proto.agent.v1.CassetteMode;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
+import io.healbench.proto.bench.v1.CancelRunRequest;
 import io.healbench.proto.bench.v1.CreateRunRequest;
+import io.healbench.proto.bench.v1.DeleteRunRequest;
+import io.healbench.proto.bench.v1.ListRunsRequest;
+import io.healbench.proto.bench.v1.RegradeRunRequest;
 import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
@@ -436,9 +440,44 @@ class DistributedRunIT {
         Run created = stub(token("healbench-acme", "alice")).createRun(CreateRunRequest.newBuilder()
                 .addInstanceIds(instances.get(0).id()).setAgent("rules").setGuardMode("enforce").setRepeats(1)
                 .setRequestId(UUID.randomUUID().toString()).build());
-        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub(token("healbench-globex", "gina"))
+        BenchServiceGrpc.BenchServiceBlockingStub gina = stub(token("healbench-globex", "gina"));
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> gina
                 .getRun(io.healbench.proto.bench.v1.GetRunRequest.newBuilder().setName(created.getName()).build()));
         assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+        // Nor list it, nor touch it: each call answers as if the run did not exist.
+        assertTrue(gina.listRuns(ListRunsRequest.newBuilder().setPageSize(1000).build()).getRunsList().stream()
+                .noneMatch(run -> run.getName().equals(created.getName())), "globex's list holds no acme run");
+        List<Runnable> touches = List.of(
+                () -> gina.cancelRun(CancelRunRequest.newBuilder().setName(created.getName()).build()),
+                () -> gina.deleteRun(DeleteRunRequest.newBuilder().setName(created.getName()).build()),
+                () -> gina.regradeRun(RegradeRunRequest.newBuilder().setName(created.getName()).build()));
+        for (Runnable touch : touches) {
+            assertEquals(Status.Code.NOT_FOUND, assertThrows(StatusRuntimeException.class, touch::run).getStatus().getCode());
+        }
+
+        // The runs command against the server: alice sees her run, gina cannot delete it.
+        BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
+        finished(alice, created);
+        String runId = created.getName().substring("runs/".length());
+        ProcessRunner.Result listed = runsCommand(token("healbench-acme", "alice"), "list", "--json");
+        assertEquals(ExitStatus.COMPLETED, listed.exitCode(), listed.stderr());
+        assertTrue(listed.stdout().contains(runId), listed.stdout());
+        ProcessRunner.Result refused = runsCommand(token("healbench-globex", "gina"), "delete", runId);
+        assertEquals(ExitStatus.USAGE, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertTrue(refused.stderr().contains("no run matches"), refused.stderr());
+        ProcessRunner.Result regraded = runsCommand(token("healbench-acme", "alice"), "regrade", runId, "--json");
+        assertEquals(ExitStatus.COMPLETED, regraded.exitCode(), regraded.stderr());
+        assertEquals(0, new ObjectMapper().readTree(regraded.stdoutLines().get(regraded.stdoutLines().size() - 1))
+                .get("attempts_changed").asInt(), regraded.stdout());
+    }
+
+    /** {@code healbench runs ARGS} against this deployment's bench-service, as a user of the server would run it. */
+    private static ProcessRunner.Result runsCommand(String token, String... args) throws Exception {
+        Path root = ProcessRunner.repoRoot();
+        List<String> command = new ArrayList<>(List.of("java", "-jar", root.resolve("cli/target/quarkus-app/quarkus-run.jar").toString(),
+                "runs", "--server", "127.0.0.1:8104", "--token", token));
+        command.addAll(List.of(args));
+        return ProcessRunner.run(command, Map.of("HEALBENCH_HOME", root.toString()), root, 300);
     }
 
     /**

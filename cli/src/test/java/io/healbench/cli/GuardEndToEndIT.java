@@ -86,7 +86,7 @@ class GuardEndToEndIT {
         JsonNode run = JSON.readTree(report.toFile());
         assertEquals("replay", run.get("agent").asText());
         assertEquals(guardMode, run.get("guard_mode").asText());
-        assertEquals(root.resolve(HEALS).toString(), run.get("heals").asText());
+        assertEquals(root.resolve(HEALS).toString(), run.at("/invocation/heals").asText());
 
         JsonNode attempt = instanceReport(report);
         assertEquals("COMPLETED", attempt.get("state").asText(), attempt.toString());
