@@ -13,11 +13,11 @@ PYTHONPATH="$PWD/dataset/tools" python3 -m hbdata preflight --for tests
 deploy/local/services.sh
 deploy/local/keycloak.sh start
 
-echo "== healrt tests (every supported interpreter)" >&2
-healrt/run-tests.sh
+echo "== healrt tests (the installed package, on every supported interpreter: healrt/noxfile.py)" >&2
+python3 -m nox -f healrt/noxfile.py
 
-echo "== dataset tooling tests" >&2
-python3 -m pytest -q -p no:cacheprovider dataset/tools/tests
+echo "== dataset tooling tests (hbdata, and a quick run of healrt's overhead benchmark)" >&2
+python3 -m pytest -q -p no:cacheprovider dataset/tools/tests dataset/tools/overhead/tests
 
 echo "== dataset check (a random stratified sample; the seed is printed)" >&2
 ./healbench dataset validate --sample 20 --seed "$RANDOM"
@@ -31,4 +31,4 @@ mvn -B verify "$@"
 
 echo "== HealGuard controlled suite (a random sample; the seed is printed)" >&2
 ./healbench guard eval --sample 40 --seed "$RANDOM" --require-static
-PYTHONPATH="$PWD/healrt:$PWD/dataset/tools" python3 -m pytest -q -p no:cacheprovider healrt/bench/guardeval/tests
+python3 -m pytest -q -p no:cacheprovider dataset/tools/guardeval/tests

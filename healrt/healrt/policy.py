@@ -1,4 +1,9 @@
-"""The protected-operation policy (format: dataset/policies/default.yaml, given to healrt as JSON).
+"""The protected-operation policy: its files, and what healrt makes of one.
+
+Files: default_policy.yaml next to this module (healrt's default, the base of every subject
+policy; dataset/policies/default.yaml links to it) and dataset/policies/<name>.yaml, in the YAML
+subset yamlsubset.py reads. A run's spec gives healrt its policy as JSON (`read_policy_file` or
+`merged_policy` produce that object); without one healrt uses the default.
 
 `operations` maps a category to entries. An operation entry names `op` (a dotted name), its key
 input (`arg` name and/or `index`: a position not counting self, `receiver`, `last`, or null for
@@ -14,14 +19,15 @@ form makes the entry apply to every call (conservative) and is reported as a pol
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 from typing import Any
 
 from .fmtrewrite import Check, canonical_check
+from .yamlsubset import YamlError, load_yaml
 
-DEFAULT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_policy.json")
+DEFAULT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_policy.yaml")
+DEFAULT_NAME = "default"
 _CONTAINS = re.compile(r"\s*(\w+)\s+contains\s+any\s+of\s+(.+?)\s*")
 _FLAGS = re.compile(r"\s*(\w+)\s*&\s*\(\s*([\w\s|]+?)\s*\)\s*")
 
@@ -61,10 +67,41 @@ class Policy:
     notes: tuple[str, ...]  # entries healrt reads conservatively (unknown `when` forms)
 
 
-def default_policy_data() -> dict[str, Any]:
-    with open(DEFAULT_FILE, encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
+class PolicyError(ValueError):
+    """A policy file that cannot be read; the message names the file and the line."""
+
+
+def read_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A policy file as the object a spec's `guard.policy` takes (`operations` always a mapping)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = load_yaml(handle.read())
+    except YamlError as error:
+        raise PolicyError(f"{path}:{error.line}: {error.reason}") from None
+    operations = data.get("operations")
+    if operations is None:
+        data["operations"] = {}
+    elif not isinstance(operations, dict):
+        raise PolicyError(f"{path}: operations must be a mapping of category -> list of entries")
     return data
+
+
+def default_policy_data() -> dict[str, Any]:
+    return read_policy_file(DEFAULT_FILE)
+
+
+def merged_policy(name: str, directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The policy a run of a subject gets: `directory`/default.yaml, then the named policy's
+    operations appended category by category (its id becomes `default+<id>`)."""
+    merged = read_policy_file(os.path.join(directory, f"{DEFAULT_NAME}.yaml"))
+    if name != DEFAULT_NAME:
+        subject = read_policy_file(os.path.join(directory, f"{name}.yaml"))
+        for category, entries in subject["operations"].items():
+            if not isinstance(entries, list):
+                raise PolicyError(f"{os.path.join(directory, name + '.yaml')}: operations.{category} must be a list")
+            merged["operations"].setdefault(category, []).extend(entries)
+        merged["id"] = f"default+{subject.get('id', name)}"
+    return merged
 
 
 def parse_policy(data: dict[str, Any]) -> Policy:

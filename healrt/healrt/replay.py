@@ -1,4 +1,5 @@
-"""Record-and-replay mode (DESIGN §3): wrap only the statements that crash.
+"""Record-and-replay mode (docs/control-protocol.md, "Record-and-replay mode"): wrap only the
+statements that crash.
 
 Phase 1 (record) runs the target test in a child process with nothing instrumented and records
 the crash sites: for each exception that fails a target test, the innermost project frame whose

@@ -44,7 +44,7 @@ the controller and never written back by heals. Constant tests (`if 0:`, `if __d
 fail and are left alone, keeping the compiler's dead-code elimination. `while` tests, `for`
 iterables, `with` items and `match` subjects are not sites.
 
-Cost (measured by healrt/bench/overhead.py): the `while`/`try` wrapper is free on the normal path
+Cost (measured by the overhead benchmark, dataset/tools/overhead): the `while`/`try` wrapper is free on the normal path
 (a zero-cost `try`, and the `break` is the jump over the handler that any `try` needs). The counter
 is not: it is emitted only at the head of each block (see sites.py), i.e. once per run of
 consecutive wrapped statements that only an exception can leave; a block ends at every compound

@@ -1,11 +1,12 @@
 """Labelling the heal sources of heal k in the live process, right after the heal ran.
 
-Heal sources (REFERENCE.md): every location whose value the heal changed, plus every location it
-wrote. They are found as Δk is (delta.py), but on the live objects: the objects reachable from
-the heal's namespace are walked before the heal (delta.snapshot), their slots compared after it;
-names rebound or assigned by the heal, and the return slot, are names; written-but-unchanged
-attribute and item targets are re-read when their owner is a plain name, attribute or constant
-item chain (re-evaluating anything else could run the heal's side effects twice).
+Heal sources (docs/control-protocol.md, "HealGuard: the dynamic stage"): every location whose
+value the heal changed, plus every location it wrote. They are found as Δk is (delta.py), but on
+the live objects: the objects reachable from the heal's namespace are walked before the heal
+(delta.snapshot), their slots compared after it; names rebound or assigned by the heal, and the
+return slot, are names; written-but-unchanged attribute and item targets are re-read when their
+owner is a plain name, attribute or constant item chain (re-evaluating anything else could run
+the heal's side effects twice).
 
 Each source gets label k (its source location and the crash site recorded in the label):
 - a str/bytes/int/float/tuple value is replaced by its wrapper, in place: the name is written back

@@ -31,7 +31,7 @@ class Spec:
     # Replay mode's record, restart state and basetemp; None: `.healrt-replay` next to the spec.
     replay_dir: str | None = None
     # HealGuard's dynamic stage (guard.py): "enforce", "observe" or "off", and the protected-operation
-    # policy as JSON (default + subject, merged by the caller); None: healrt's default_policy.json.
+    # policy as JSON (default + subject, merged by the caller); None: healrt's default_policy.yaml.
     guard_mode: str = "enforce"
     guard_policy: dict[str, Any] | None = dataclasses.field(default=None, compare=False)
 

@@ -56,7 +56,7 @@ class State:
         self.hook_installed = False
         self.local = threading.local()  # per thread: `internal` depth, `busy` (in a guard check)
         self.object_cap_hit = False
-        # Audit event -> [(operation, {parameter: position})], from the policy (sinks.py).
+        # Audit event -> [(operation, {parameter: position})], from the policy (sinks/wrappers.py, install).
         self.events: dict[str, list[Any]] = {}
         # Operations to wrap whose module was not imported yet when the guard was armed.
         self.pending: list[Any] = []

@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+import healrt
 from healrt.controlserver import ControlServer
 
-HEALRT_ROOT = Path(__file__).resolve().parent.parent
+# Where the healrt under test is imported from (the source tree, or an installed package's
+# site-packages): the runs these tests start import the same one.
+HEALRT_ROOT = Path(healrt.__file__).resolve().parent.parent
 RUN_TIMEOUT = 60
 
 
@@ -66,6 +69,11 @@ class Controller(ControlServer):
         finished = self.of_type("finished")
         assert len(finished) == 1, self.messages
         return finished[0]["outcome"]
+
+
+def reraise(ctl: Controller, context: dict[str, Any]) -> None:
+    """An `on_crash` that gives every crash back to the program."""
+    ctl.send({"cmd": "reraise"})
 
 
 def write_project(directory: Path, module: str, source: str, target: str) -> tuple[Path, Path]:

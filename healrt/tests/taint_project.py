@@ -10,10 +10,10 @@ which operations ran.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable
 
+from healrt.policy import default_policy_data
 from helpers import Controller, run_healrt, write_spec
 
 FLOWS = '''\
@@ -495,7 +495,7 @@ def marker_lines(marker: str) -> dict[str, int]:
 
 
 def policy_with_checks() -> dict[str, Any]:
-    policy = json.loads((Path(__file__).resolve().parent.parent / "healrt" / "default_policy.json").read_text())
+    policy = default_policy_data()
     policy["operations"]["checks"] = CHECKS
     return policy
 

@@ -4,9 +4,8 @@ type is looked up again, and repeated undecided constructs are reported once, th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from helpers import Controller, run_healrt, write_spec
+from helpers import Controller, reraise, run_healrt, write_spec
 
 PROJECT = '''\
 class Special(Exception):
@@ -71,10 +70,7 @@ def run(tmp_path: Path, test_name: str) -> Controller:
     spec = write_spec(tmp_path, source_dir=str(tmp_path / "src"), project_modules=["catchproj"],
                       pytest_args=[node, "-q", "-p", "no:cacheprovider"])
 
-    def on_crash(ctl: Controller, context: dict[str, Any]) -> None:
-        ctl.send({"cmd": "reraise"})
-
-    ctl = Controller(on_crash)
+    ctl = Controller(reraise)
     run_healrt(spec, ctl)
     return ctl
 

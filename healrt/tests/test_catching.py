@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from helpers import Controller, run_healrt, write_spec
+from helpers import Controller, reraise, run_healrt, write_spec
 
 PROJECT = '''\
 import contextlib
@@ -419,10 +418,7 @@ def test_catch_decision(workspace: Path, tmp_path: Path, test_name: str) -> None
     spec = write_spec(tmp_path, source_dir=str(workspace / "src"), project_modules=["catchproj"],
                       pytest_args=[node, "-q", "-p", "no:cacheprovider"])
 
-    def on_crash(ctl: Controller, context: dict[str, Any]) -> None:
-        ctl.send({"cmd": "reraise"})
-
-    ctl = Controller(on_crash)
+    ctl = Controller(reraise)
     run = run_healrt(spec, ctl)
     statements = [crash["statement"]["source"] for crash in ctl.crashes]
     assert statements == ([expected_statement] if expected_statement else []), run.stdout + run.stderr

@@ -1,4 +1,4 @@
-"""Every protected call gets its own decision (sinks.py, `_audit`): two separate calls that pass
+"""Every protected call gets its own decision (sinks/audit.py, `hook`): two separate calls that pass
 the same object are decided twice (only the audit events raised inside one call, Popen and then
 its posix_spawn, are decided once: test_taint_flows).
 

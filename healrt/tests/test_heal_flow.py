@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from conftest import project_line
-from helpers import Controller, run_healrt, write_project, write_spec
+from helpers import Controller, reraise, run_healrt, write_project, write_spec
 
 
 def heal_once(code: str, resume: str = "skip") -> Any:
@@ -147,7 +147,7 @@ def test_heal_that_raises_changes_nothing_and_runtime_stays_paused(project):
 
 
 def test_reraise_propagates_the_original_exception(project):
-    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    ctl = Controller(reraise)
     run = run_healrt(project("test_through_caller"), ctl)
     assert len(ctl.crashes) == 1  # not paused again in the project caller run_total
     assert "ValueError: invalid literal" in run.stdout
@@ -168,7 +168,7 @@ def test_exceptions_the_program_catches_are_not_intercepted(project):
 
 
 def test_assert_raises_in_a_unittest_test_is_not_intercepted(project):
-    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    ctl = Controller(reraise)
     run = run_healrt(project("CaughtByUnittest::test_assert_raises"), ctl)
     assert run.returncode == 0, run.stdout + run.stderr
     assert ctl.crashes == []
@@ -177,7 +177,7 @@ def test_assert_raises_in_a_unittest_test_is_not_intercepted(project):
 
 def test_a_crash_under_a_unittest_subtest_is_intercepted(project):
     # subTest swallows the exception only to record it as a failure: the test would fail, so healrt pauses.
-    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    ctl = Controller(reraise)
     run = run_healrt(project("CaughtByUnittest::test_in_a_subtest"), ctl)
     [context] = ctl.crashes
     assert context["exception_type"] == "ValueError", context
@@ -268,7 +268,7 @@ def test_a_crash_under_an_instrumented_manager_that_never_suppresses_is_intercep
     source_dir, target = write_project(tmp_path, "managed", MANAGED, MANAGED_TARGET)
     spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["managed"],
                       pytest_args=[f"{target}::test_under_a_project_manager", "-q", "-p", "no:cacheprovider"])
-    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    ctl = Controller(reraise)
     run = run_healrt(spec, ctl)
     [context] = ctl.crashes
     assert context["exception_type"] == "IndexError", run.stdout + run.stderr
@@ -294,7 +294,7 @@ def test_an_outcome_holding_lone_surrogates_is_still_reported(tmp_path):
     source_dir, target = write_project(tmp_path, "surrogate", SURROGATE, SURROGATE_TARGET)
     spec = write_spec(tmp_path, source_dir=str(source_dir), project_modules=["surrogate"],
                       pytest_args=[f"{target}::test_undecodable_name", "-q", "-p", "no:cacheprovider", "--tb=no", "-rN"])
-    ctl = Controller(lambda ctl, context: ctl.send({"cmd": "reraise"}))
+    ctl = Controller(reraise)
     run = run_healrt(spec, ctl)
     outcome = ctl.outcome
     assert outcome["proceeded"] is True and outcome["passed"] is False, run.stdout + run.stderr

@@ -1,4 +1,5 @@
-"""Heal code cannot read or change the guard's labels, policy or records (REFERENCE.md weakness 6).
+"""Heal code cannot read or change the guard's labels, policy or records (docs/control-protocol.md,
+"HealGuard: the dynamic stage").
 
 Three layers are tested:
 1. healrt's own HealCore re-check refuses every route to them it can see: attributes of wrapped
@@ -205,7 +206,7 @@ if sys.argv[1:] == ["--plant"]:  # the audit's control: a leak it must find
 state = vault.state()
 secret = {id(state): "vault state", id(vault._VAULT): "the ContextVar", id(state.records): "records",
           id(state.policy): "policy", id(state.objects): "object labels", id(state.owners): "location labels",
-          id(state.conservative): "conservative locations", id(sinks._audit): "the audit hook"}
+          id(state.conservative): "conservative locations", id(sinks.audit.hook): "the audit hook"}
 secret_types = (taint.Label, vault.State, policy.Policy, policy.Operation, policy.When, fmtrewrite.Check,
                 fmtrewrite.FormatRewriter, contextvars.ContextVar, types.CodeType, types.FrameType)
 forbidden_modules = {name for name in sys.modules if name == "healrt" or name.startswith("healrt.")}

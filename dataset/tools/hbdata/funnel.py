@@ -1,4 +1,5 @@
-"""The reference funnel (DESIGN §8, issue 4): which failures of a mutated subject become instances.
+"""The builder's funnel (dataset/README.md, "Injected tier"): which failures of a mutated subject
+become instances.
 
 Stages, each counted (kept, and dropped by reason):
 1. the mutant's run: a test that passes on REFERENCE fails on BUGGY;

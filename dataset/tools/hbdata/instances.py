@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import schema, subjects
-from .yamlsubset import YamlError, load_yaml
+from .subjects import yamlsubset
 
 DATASET_DIR = subjects.DATASET
 POLICIES_DIR = subjects.POLICIES_DIR
@@ -86,10 +86,10 @@ def load_instance(directory: Path) -> Instance:
     yaml_path = directory / "instance.yaml"
     where = display_path(yaml_path)
     try:
-        raw = load_yaml(yaml_path.read_text(encoding="utf-8"))
+        raw = yamlsubset.load_yaml(yaml_path.read_text(encoding="utf-8"))
     except OSError as error:
         raise InstanceError(f"{where}: cannot read: {error.strerror or error}") from None
-    except YamlError as error:
+    except yamlsubset.YamlError as error:
         raise InstanceError(f"{where}: {error}") from None
     problems = schema.validate(raw) or _cross_field_problems(raw, directory)
     if problems:

@@ -2,8 +2,8 @@
 repository's test suites (`--for tests`), installing what is missing when it may (docs/dataset.md §7).
 
 Everything either purpose needs is one entry of REQUIREMENTS: a system tool, pytest on the
-interpreters of the purpose, Debian's stdlib test suite, the slice's subjects in the cache, a
-writable directory. `check()` asks each entry for its problems; a problem carries the command that
+interpreters of the purpose, nox for the tests, Debian's stdlib test suite, the slice's subjects
+in the cache, a writable directory. `check()` asks each entry for its problems; a problem carries the command that
 provides the missing thing and, when this process can run that command itself, a `Fix` (an apt
 package or a wheelhouse install). apt packages are installed together in one apt-get call; after
 the installs the entries that had problems are asked again. Subjects come last: fetching them
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import importlib.util
 import json
 import os
 import shutil
@@ -68,11 +69,12 @@ PROBES_FILE = "preflight-probes.json"
 
 @dataclasses.dataclass(frozen=True)
 class Fix:
-    """A missing thing this process can install itself: an apt package, or pytest from the
-    wheelhouse into one interpreter (`target` is then its path)."""
+    """A missing thing this process can install itself: an apt package, or a package (pytest,
+    nox) from the wheelhouse into one interpreter (`target` is then its path)."""
     kind: str          # "apt" | "wheelhouse"
     target: str        # the apt package, or the interpreter
     label: str         # how the one "installed" line names it
+    package: str = "pytest"  # what a wheelhouse fix installs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -302,6 +304,16 @@ def interpreters_with_pytest(context: Context) -> list[Missing]:
     return found
 
 
+def nox_for_the_tests(context: Context) -> list[Missing]:
+    """nox, which runs healrt's tests on every interpreter (healrt/noxfile.py), for the python3
+    that runs the test suites: the one running this preflight."""
+    if importlib.util.find_spec("nox") is not None:
+        return []
+    python = Path(sys.executable)
+    return [Missing(f"nox for {python}", " ".join(pip_install_command(python, "nox")),
+                    fix=Fix("wheelhouse", str(python), "nox", package="nox"))]
+
+
 def debian_stdlib_tests(context: Context) -> list[Missing]:
     """The stdlib's `test` package for Debian's interpreter (the real-code tests run it)."""
     result = context.probes().get(DEBIAN_PYTHON_VERSION)
@@ -377,6 +389,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("prlimit", PURPOSES, tool("prlimit", "util-linux")),        # resource limits of a run
     Requirement("setpriv", PURPOSES, tool("setpriv", "util-linux")),        # drops privileges of a run
     Requirement("pytest", PURPOSES, interpreters_with_pytest),              # on each interpreter of the purpose
+    Requirement("nox", ("tests",), nox_for_the_tests),                      # runs healrt's tests
     Requirement("stdlib tests", ("tests",), debian_stdlib_tests),           # Debian's Lib/test
     Requirement("chromium", ("tests",), tool("chromium", "chromium")),      # renders the HTML reports in browser tests
     Requirement("runs directory", PURPOSES, writable("runs directory", lambda c: c.runs_dir, "--runs-dir DIR")),
@@ -421,8 +434,8 @@ def _quietly(command: list[str], env: dict[str, str] | None = None) -> str | Non
 
 
 def install(fixes: list[Fix]) -> tuple[list[str], list[str]]:
-    """Install what `fixes` name: the apt packages in one apt-get call, pytest into each
-    interpreter from the wheelhouse. Returns (what got installed, each as "<label> (<source>)",
+    """Install what `fixes` name: the apt packages in one apt-get call, each wheelhouse package
+    into its interpreter. Returns (what got installed, each as "<label> (<source>)",
     and the output of each install that failed)."""
     installed, failures = [], []
     packages = list(dict.fromkeys(f.target for f in fixes if f.kind == "apt"))
@@ -436,7 +449,7 @@ def install(fixes: list[Fix]) -> tuple[list[str], list[str]]:
         else:
             installed += [f"{package} (apt)" for package in packages]
     for fix in dict.fromkeys(f for f in fixes if f.kind == "wheelhouse"):
-        failure = _quietly(pip_install_command(Path(fix.target)))
+        failure = _quietly(pip_install_command(Path(fix.target), fix.package))
         if failure:
             failures.append(failure)
         else:

@@ -15,14 +15,14 @@ import functools
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from . import HEALRT_DIR, healrt_module
 from .materialize import Plan
+from .procgroup import Finished, run_environment, run_group
 
 _BWRAP_PROBE_TIMEOUT_S = 20
 _TAIL = 800
@@ -60,25 +60,34 @@ def _reraising_controller(log: PauseLog, timeout_s: float) -> Any:
     return ReraisingController(timeout_s)
 
 
+def healrt_spec(plan: Mapping[str, Any], *, intercept: bool, outcome_file: Path, code_cache: Path,
+                **options: Any) -> dict[str, Any]:
+    """healrt's run spec (docs/control-protocol.md) for a workspace's plan (plan.json's fields);
+    `options` are further spec fields (guard, max_heal_points, mode, ...)."""
+    return {
+        "source_dir": plan["source_dir"],
+        "project_modules": plan["project_modules"],
+        "pytest_args": plan["pytest_args"],
+        "target_test": plan["target_test"],
+        "intercept": intercept,
+        "outcome_file": str(outcome_file),
+        "code_cache": str(code_cache),
+        **options,
+    }
+
+
 def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
     workspace = plan.workspace
     spec_path, outcome_path = workspace / "healrt-spec.json", workspace / "outcome.json"
-    spec = {
-        "source_dir": plan.source_dir,
-        "project_modules": plan.project_modules,
-        "pytest_args": plan.pytest_args,
-        "target_test": plan.target_test,
-        "intercept": pause,
-        "outcome_file": str(outcome_path),
-        # Private to this workspace: rewrites are reused across the runs of one variant, and no
-        # other run can plant code in them (docs/control-protocol.md, code_cache).
-        "code_cache": str(workspace / ".healrt-code"),
-    }
+    # The code cache is private to this workspace: rewrites are reused across the runs of one
+    # variant, and no other run can plant code in them (docs/control-protocol.md, code_cache).
+    spec = healrt_spec(dataclasses.asdict(plan), intercept=pause, outcome_file=outcome_path,
+                       code_cache=workspace / ".healrt-code")
     spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
     outcome_path.unlink(missing_ok=True)
     (workspace / "tmp").mkdir(exist_ok=True)
     command = [plan.python, "-m", "healrt", "--spec", str(spec_path)]
-    env = _environment(plan)
+    env = run_environment(workspace, [HEALRT_DIR, *plan.pythonpath], plan.env)
     log, controller = PauseLog(), None
     readable = [str(HEALRT_DIR), *plan.pythonpath, *plan.readable]
     if pause:
@@ -88,34 +97,20 @@ def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
     if bwrap_usable():
         command = _bwrap(workspace, readable) + command
     try:
-        return _finish(plan, _communicate(command, workspace, env, timeout_s, plan.python), outcome_path,
-                       log if pause else None)
+        finished = run_group(command, cwd=workspace, env=env, timeout_s=timeout_s)
+        return _finish(plan, finished, timeout_s, outcome_path, log if pause else None)
     finally:
         if controller is not None:
             controller.join()
 
 
-def _communicate(command: list[str], workspace: Path, env: dict[str, str], timeout_s: float,
-                 python: str) -> RunResult | tuple[int, str]:
-    try:
-        proc = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
-    except OSError as error:
-        return RunResult(False, False, None, "error", f"cannot start {python}: {error}")
-    try:
-        output, _ = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return RunResult(False, False, None, "timeout", f"no result within {timeout_s:g}s")
-    finally:
-        _kill_group(proc)  # a test's stray children must not outlive the run
-    return proc.returncode, output
-
-
-def _finish(plan: Plan, ended: RunResult | tuple[int, str], outcome_path: Path,
+def _finish(plan: Plan, finished: Finished, timeout_s: float, outcome_path: Path,
             log: PauseLog | None) -> RunResult:
-    if isinstance(ended, RunResult):
-        return dataclasses.replace(ended, pause_log=log)
-    returncode, output = ended
+    if finished.start_error is not None:
+        return RunResult(False, False, None, "error", f"cannot start {plan.python}: {finished.start_error}", log)
+    if finished.timed_out:
+        return RunResult(False, False, None, "timeout", f"no result within {timeout_s:g}s", log)
+    returncode, output = finished.returncode, finished.output
     try:
         outcome = json.loads(outcome_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -129,20 +124,6 @@ def _finish(plan: Plan, ended: RunResult | tuple[int, str], outcome_path: Path,
         crash = {**crash, "file": plan.subject_path(crash["file"])}  # expected_crash.file is subject-relative
     return RunResult(passed=passed, ran=ran, crash=crash, exit_cause=str(outcome.get("exit_cause")), detail=detail,
                      pause_log=log)
-
-
-def _environment(plan: Plan) -> dict[str, str]:
-    """A clean environment: nothing of the caller's leaks into the run but PATH and the locale."""
-    workspace = str(plan.workspace)
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LANG": "C.UTF-8",
-        "HOME": workspace,
-        "TMPDIR": str(plan.workspace / "tmp"),
-        "PYTHONPATH": os.pathsep.join([str(HEALRT_DIR), *plan.pythonpath]),
-    }
-    env.update(plan.env)
-    return env
 
 
 def _bwrap(workspace: Path, readable: list[str] | tuple[str, ...] = ()) -> list[str]:
@@ -169,11 +150,3 @@ def bwrap_usable() -> bool:
         except (OSError, subprocess.TimeoutExpired):
             return False
     return probe.returncode == 0
-
-
-def _kill_group(proc: subprocess.Popen[str]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()

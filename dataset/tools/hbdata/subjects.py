@@ -24,8 +24,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from . import healrt_module
 from .debian import PYTHON_DIR, SOURCE_DIR, Apt, FetchError, run_tool
-from .yamlsubset import YamlError, load_yaml
+
+# The repository's one reader of its YAML subset (healrt's: the runtime reads its default policy).
+yamlsubset = healrt_module("yamlsubset")
 
 __all__ = ["FetchError", "Subject", "SubjectConfig", "SubjectError", "cache_dir", "config_for",
            "fetch_command", "interpreter", "load_config", "parse_subject", "resolve"]
@@ -181,8 +184,8 @@ def load_config(path: Path) -> SubjectConfig:
         return SubjectError(f"{path}: {field}: {why}")
 
     try:
-        data = load_yaml(path.read_text(encoding="utf-8"))
-    except YamlError as error:
+        data = yamlsubset.load_yaml(path.read_text(encoding="utf-8"))
+    except yamlsubset.YamlError as error:
         raise SubjectError(f"{path}: {error}") from error
     fields = {f.name for f in dataclasses.fields(SubjectConfig)}
     unknown = sorted(set(data) - fields)

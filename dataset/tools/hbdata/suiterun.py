@@ -1,8 +1,8 @@
 """Runs a selection of a subject's tests against a workspace overlay and records every failure.
 
 The parent side (`run_suite`) starts `python -P -m hbdata.suiterun` under the subject's
-interpreter; the child side (`main`) is a pytest plugin. As healrt does (DESIGN §10: a stdlib
-subject is also the harness's library), the harness — pytest, this module, healrt's helpers — is
+interpreter; the child side (`main`) is a pytest plugin. As healrt does (a stdlib subject is also
+the harness's library), the harness — pytest, this module, healrt's helpers — is
 imported first from the pristine library; only then, when collection starts, are the project
 modules dropped from `sys.modules` and the overlay put first on `sys.path`. `-P` and
 `--import-mode=append` keep the subject root (cwd, pytest's rootdir insertion) from landing in
@@ -21,12 +21,11 @@ import importlib
 import importlib.machinery
 import json
 import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
+
+from .procgroup import run_environment, run_group
 
 MESSAGE_CAP = 500
 TOOLS_DIR = Path(__file__).resolve().parents[1]
@@ -79,28 +78,18 @@ def run_suite(*, python: str, workspace: Path, subject_root: Path, project_modul
                "--modules", ",".join(project_modules), "--roots", ",".join(project_roots), "--",
                *tests, "-q", "-p", "no:cacheprovider", "--import-mode=append", "--rootdir", str(workspace),
                f"--basetemp={workspace / 'basetemp'}", *pytest_args]
-    full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(workspace),
-                "TMPDIR": str(workspace / "tmp"),
-                "PYTHONPATH": os.pathsep.join([str(TOOLS_DIR), str(healrt_dir), *pythonpath]), **env}
-    started = time.monotonic()
-    proc = subprocess.Popen(command, cwd=workspace, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, errors="replace", start_new_session=True)
-    try:
-        output, _ = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return SuiteResult("timeout", {}, [], time.monotonic() - started, f"no result within {timeout_s:g}s")
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # stray children of a test must not outlive the run
-        except ProcessLookupError:
-            pass
-        proc.wait()
-    seconds = time.monotonic() - started
+    finished = run_group(command, cwd=workspace, env=run_environment(workspace, [TOOLS_DIR, healrt_dir, *pythonpath], env),
+                         timeout_s=timeout_s)
+    if finished.timed_out:
+        return SuiteResult("timeout", {}, [], finished.seconds, f"no result within {timeout_s:g}s")
+    if finished.start_error is not None:
+        return SuiteResult("error", {}, [], finished.seconds, f"cannot start {python}: {finished.start_error}")
+    output = finished.output
     try:
         raw = json.loads(report.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return SuiteResult("error", {}, [], seconds, output[-1500:])
-    return SuiteResult("ok", raw["outcomes"], [Failure.from_json(f) for f in raw["failures"]], seconds,
+        return SuiteResult("error", {}, [], finished.seconds, output[-1500:])
+    return SuiteResult("ok", raw["outcomes"], [Failure.from_json(f) for f in raw["failures"]], finished.seconds,
                        output[-1500:] if not raw["outcomes"] else "")
 
 

@@ -30,7 +30,7 @@ def test_buggy_workspace_has_the_patched_copy_and_a_plan(copy_instance: Callable
     assert "partials[d] = partials[d] + n" in patched
     assert Plan.load(workspace / "plan.json") == plan
     assert plan.instance == STATISTICS and plan.variant == "buggy" and plan.digest == instance.digest
-    assert plan.python == "/root/.pyenv/versions/3.11.7/bin/python"
+    assert plan.python == str(subjects.interpreter("3.11.7"))  # pyenv's, wherever its root is
     assert plan.source_dir == str(workspace.resolve() / "src") and plan.project_modules == ["statistics"]
     # The stdlib's test lies outside the project roots: it runs from the subject itself.
     target = f"{_subject_root()}/test/test_statistics.py::TestMean::test_ints"

@@ -199,7 +199,7 @@ def test_the_requirements_are_one_list_covering_both_purposes() -> None:
         assert {"bwrap", "patch", "prlimit", "setpriv", "pytest"} <= {
             r.name for r in preflight.REQUIREMENTS if purpose in r.purposes}
     assert [r.name for r in preflight.REQUIREMENTS if r.purposes == ("run",)] == ["subjects"]
-    assert [r.name for r in preflight.REQUIREMENTS if r.purposes == ("tests",)] == ["stdlib tests", "chromium"]
+    assert [r.name for r in preflight.REQUIREMENTS if r.purposes == ("tests",)] == ["nox", "stdlib tests", "chromium"]
 
 
 # --- subjects ----------------------------------------------------------------------------------

@@ -1,8 +1,5 @@
 package io.healbench.cli;
 
-import io.healbench.bench.grpc.BenchAgentConfigs;
-import io.healbench.bench.service.BenchBackbones;
-import io.healbench.bench.service.BenchException;
 import io.healbench.common.backbone.Backbone;
 import io.healbench.common.backbone.BackboneCatalog;
 import io.healbench.common.backbone.BackboneException;
@@ -13,10 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code healbench agents}: the agents this build runs and the configured backbones; and the check a run's backbone
- * passes before anything starts (it resolves, a money limit has prices, a required key is set).
+ * {@code healbench agents}: the agents this build runs and the configured backbones.
  */
-final class AgentsCommand {
+public final class AgentsCommand {
 
     private static final Map<String, String> AGENTS = new LinkedHashMap<>();
 
@@ -31,7 +27,7 @@ final class AgentsCommand {
     private AgentsCommand() {
     }
 
-    static int run(String[] args, Path home, PrintStream out, PrintStream err) {
+    public static int run(String[] args, Path home, PrintStream out, PrintStream err) {
         LlmOptions options = LlmOptions.NONE;
         if (args.length == 2 && args[0].equals("--backbones")) {
             options = new LlmOptions(null, Path.of(args[1]).toAbsolutePath().toString(), 0, 0, Map.of(), 0, null,
@@ -66,35 +62,8 @@ final class AgentsCommand {
         return ExitStatus.COMPLETED;
     }
 
-    /**
-     * Refuses a run whose backbone cannot work before any attempt starts: an unknown one (usage), a cost limit on an
-     * unpriced one (usage), a required key that is unset (not ready).
-     */
-    static int checkBackbone(CliArguments args, Path home, PrintStream err) {
-        LlmOptions llm = args.llm();
-        if (!llm.given()) {
-            return ExitStatus.COMPLETED;
-        }
-        Backbone backbone;
-        try {
-            // bench-service's own check, so the cli refuses exactly what the service would, before anything starts.
-            backbone = BenchBackbones.check(BenchAgentConfigs.toDomain(llm.toWire()),
-                    () -> BackboneCatalog.load(llm.backbonesPath(home)));
-        } catch (BenchException e) {
-            err.println("healbench: " + e.getMessage());
-            return ExitStatus.USAGE;
-        }
-        // A replay needs no key: it never reaches the provider. Remote workers read keys from their own environment.
-        boolean replaying = llm.cassetteMode() == CassetteMode.CASSETTE_REPLAY;
-        if (args.standalone() && !replaying && backbone.apiKeyRequired() && !present(backbone.apiKeyEnv())) {
-            err.println("healbench: backbone " + backbone.name() + " needs its API key in $" + backbone.apiKeyEnv()
-                    + ", which is not set");
-            return ExitStatus.NOT_READY;
-        }
-        return ExitStatus.COMPLETED;
-    }
-
-    private static boolean present(String variable) {
+    /** Whether an environment variable holds something: a backbone's key is set. */
+    public static boolean present(String variable) {
         String value = System.getenv(variable);
         return value != null && !value.isBlank();
     }

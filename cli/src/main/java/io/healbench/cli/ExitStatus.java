@@ -1,18 +1,18 @@
 package io.healbench.cli;
 
 /** The {@code healbench} command's exit statuses, as the README documents them. */
-final class ExitStatus {
+public final class ExitStatus {
 
     /** The run completed, and no attempt failed for an infrastructure reason. */
-    static final int COMPLETED = 0;
+    public static final int COMPLETED = 0;
     /** The run failed, or the server could not be reached or asked. */
-    static final int FAILED = 1;
+    public static final int FAILED = 1;
     /** A command line that cannot be run. */
-    static final int USAGE = 2;
+    public static final int USAGE = 2;
     /** The run could not start: the build, the dataset or the machine (preflight) is not ready. */
-    static final int NOT_READY = 3;
+    public static final int NOT_READY = 3;
     /** The run completed, but at least one attempt failed for an infrastructure reason, not the agent's. */
-    static final int INFRASTRUCTURE_FAILURES = 4;
+    public static final int INFRASTRUCTURE_FAILURES = 4;
 
     private ExitStatus() {
     }

@@ -9,14 +9,14 @@ import java.util.Base64;
  * Where external agents reach a standalone platform (docs/agents.md, "The external API"): the gRPC gateway, the MCP
  * endpoint on the same port, and the local token they present.
  */
-record ExternalEndpoint(String grpc, String mcp, String token) {
+public record ExternalEndpoint(String grpc, String mcp, String token) {
 
-    static ExternalEndpoint onLoopback(int port, String token) {
+    public static ExternalEndpoint onLoopback(int port, String token) {
         return new ExternalEndpoint("127.0.0.1:" + port, "http://127.0.0.1:" + port + "/mcp", token);
     }
 
     /** {@code $HEALBENCH_TOKEN} when set (a fixed token for scripts), else 32 random bytes. */
-    static String newToken() {
+    public static String newToken() {
         String fixed = System.getenv("HEALBENCH_TOKEN");
         if (fixed != null && !fixed.isBlank()) {
             return fixed;
@@ -27,7 +27,7 @@ record ExternalEndpoint(String grpc, String mcp, String token) {
     }
 
     /** One JSON line: {@code run} (when given) and the endpoints and token. */
-    String jsonLine(String run) {
+    public String jsonLine(String run) {
         ObjectNode line = new ObjectMapper().createObjectNode();
         if (run != null) {
             line.put("run", run);

@@ -76,11 +76,11 @@ public record LlmOptions(
         return out;
     }
 
-    boolean given() {
+    public boolean given() {
         return backbone != null;
     }
 
-    AgentConfig toWire() {
+    public AgentConfig toWire() {
         Limits.Builder limits = Limits.newBuilder();
         this.limits.forEach((key, value) -> LIMIT_KEYS.get(key).accept(limits, value));
         if (runCostLimit > 0) {
@@ -99,7 +99,7 @@ public record LlmOptions(
     }
 
     /** The backbones file this run reads. */
-    Path backbonesPath(Path home) {
+    public Path backbonesPath(Path home) {
         if (backbonesFile != null) {
             return Path.of(backbonesFile);
         }

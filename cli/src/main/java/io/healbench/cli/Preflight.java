@@ -11,7 +11,7 @@ import java.util.Map;
  * same one {@code ./healbench test} and CI run, so there is one list of what a run needs. It installs what is missing
  * where it may and otherwise names what is missing and how to get it; its lines go straight to the user's stderr.
  */
-final class Preflight {
+public final class Preflight {
 
     private Preflight() {
     }
@@ -21,7 +21,7 @@ final class Preflight {
      *
      * @return 0 when the machine is ready, else the exit status the command should end with
      */
-    static int check(Path home, List<String> instanceIds) {
+    public static int check(Path home, List<String> instanceIds) {
         List<String> command = new ArrayList<>(List.of("python3", "-m", "hbdata", "preflight", "--for", "run",
                 "--runs-dir", home.resolve("runs").toString()));
         if (!instanceIds.isEmpty()) {

@@ -219,7 +219,7 @@ public final class RunDriver {
     }
 
     /** Runs on the process's console; failures become one line on stderr and exit status 1. */
-    static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args,
+    public static int runOnConsole(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, CliArguments args,
             ExternalEndpoint endpoint) {
         try {
             return new RunDriver(bench, runsDir, System.out, System.err, System.console() != null, endpoint).run(args);

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * never timed here counts as the median of those that were), scaled by the last large run's cost, over its parallelism.
  * A machine with no large run yet uses {@link #UNTIMED_ATTEMPT_MS} per attempt.
  */
-final class RunEstimate {
+public final class RunEstimate {
 
     static final String FILE = "attempt-times.json";
     /**
@@ -47,7 +47,7 @@ final class RunEstimate {
     }
 
     /** The timings recorded under {@code runsDir}; none when the file is missing or unreadable (it is only a hint). */
-    static RunEstimate load(Path runsDir) {
+    public static RunEstimate load(Path runsDir) {
         Path file = runsDir.resolve(FILE);
         Timings timings = new Timings(Map.of(), 0);
         if (Files.isRegularFile(file)) {
@@ -61,7 +61,7 @@ final class RunEstimate {
     }
 
     /** One line for the user: the expected duration of {@code repeats} attempts of each instance, {@code parallel} at a time. */
-    String describe(List<String> instanceIds, int repeats, int parallel) {
+    public String describe(List<String> instanceIds, int repeats, int parallel) {
         if (instanceIds.isEmpty()) {
             return "expected duration: unknown (the server's dataset)";
         }

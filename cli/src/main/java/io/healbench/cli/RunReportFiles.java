@@ -36,9 +36,9 @@ import java.util.List;
  * {@code report.json}, {@code events.jsonl} (its stored events) and {@code trajectory.json}. Written after a run, and again by
  * {@code runs regrade} and {@code runs show} from what bench-service keeps.
  */
-final class RunReportFiles {
+public final class RunReportFiles {
 
-    static final String REPORT_SCHEMA = "healbench.report/v2";
+    public static final String REPORT_SCHEMA = "healbench.report/v2";
 
     /** Statistics in the report, snake_case like the rest of it. */
     private static final ObjectMapper STATISTICS_JSON = new ObjectMapper()

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * {@code healbench runs list|show|cancel|delete|regrade|compare}: the runs bench-service keeps, through its API, the
  * same in standalone mode (the store under runs/store) and against a server.
  */
-final class RunsCommand {
+public final class RunsCommand {
 
     static final String USAGE = """
             usage: healbench runs list [--json]
@@ -51,7 +51,7 @@ final class RunsCommand {
     private final PrintStream out;
     private final RunReportFiles files;
 
-    RunsCommand(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out) {
+    public RunsCommand(BenchServiceGrpc.BenchServiceBlockingStub bench, Path runsDir, PrintStream out) {
         this.bench = bench;
         this.runsDir = runsDir;
         this.out = out;
@@ -59,9 +59,9 @@ final class RunsCommand {
     }
 
     /** The options that say where the runs are: {@code --server} and {@code --token} with their values. */
-    record Target(String server, String token, List<String> rest) {
+    public record Target(String server, String token, List<String> rest) {
 
-        static Target parse(String[] args) {
+        public static Target parse(String[] args) {
             String server = null;
             String token = null;
             List<String> rest = new ArrayList<>();
@@ -81,7 +81,7 @@ final class RunsCommand {
     }
 
     /** Runs {@code args} (after {@code runs}, without --server/--token); returns the exit status. */
-    int run(List<String> args) {
+    public int run(List<String> args) {
         boolean json = args.contains("--json");
         List<String> words = args.stream().filter(a -> !a.equals("--json")).toList();
         if (words.isEmpty()) {

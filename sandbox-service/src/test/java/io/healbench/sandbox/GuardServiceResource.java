@@ -1,16 +1,12 @@
 package io.healbench.sandbox;
 
 import io.healbench.auth.ServiceTokens;
+import io.healbench.testsupport.ServiceProcess;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,9 +15,9 @@ import java.util.Map;
  */
 public class GuardServiceResource implements QuarkusTestResourceLifecycleManager {
 
-    private static final long START_TIMEOUT_MS = 90_000;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
-    private Process process;
+    private ServiceProcess guard;
 
     /** The key of this test deployment, as its Secret would give it to both services. */
     private final String serviceKey = Base64.getEncoder().encodeToString(ServiceTokens.randomKey());
@@ -29,28 +25,18 @@ public class GuardServiceResource implements QuarkusTestResourceLifecycleManager
     @Override
     public Map<String, String> start() {
         Path home = Path.of(System.getProperty("healbench.home", "..")).toAbsolutePath().normalize();
-        Path jar = home.resolve("guard-service/target/quarkus-app/quarkus-run.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("these tests need the real guard-service: " + jar
-                    + " is missing; build it first with `mvn -B install -pl guard-service -DskipTests`");
-        }
-        int port = freePort();
-        Path log = Path.of("target", "guard-service-test.log").toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dhealbench.home=" + home,
-                "-jar", jar.toString()));
+        int port = ServiceProcess.freePort();
         try {
-            Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().put("HEALBENCH_SERVICE_AUTH_KEY", serviceKey);
-            process = builder.start();
+            guard = ServiceProcess.start(home, "guard-service", port, Map.of(), Map.of("HEALBENCH_SERVICE_AUTH_KEY", serviceKey));
+            guard.awaitReady(START_TIMEOUT);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start guard-service from " + jar, e);
+            stop();
+            throw new IllegalStateException("cannot start guard-service", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop();
+            throw new IllegalStateException("interrupted while starting guard-service", e);
         }
-        awaitPort(port, log);
         // In test mode a gRPC client dials its test-port, which otherwise defaults to this app's own server.
         return Map.of("quarkus.grpc.clients.guard.host", "127.0.0.1",
                 "quarkus.grpc.clients.guard.port", Integer.toString(port),
@@ -61,50 +47,12 @@ public class GuardServiceResource implements QuarkusTestResourceLifecycleManager
 
     @Override
     public void stop() {
-        if (process != null) {
-            process.destroy();
+        if (guard != null) {
             try {
-                if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
+                guard.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                process.destroyForcibly();
             }
-        }
-    }
-
-    private void awaitPort(int port, Path log) {
-        long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("guard-service exited with " + process.exitValue() + " during start-up; see " + log);
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException e) {
-                sleep();
-            }
-        }
-        process.destroyForcibly();
-        throw new IllegalStateException("guard-service did not listen on port " + port + " within " + START_TIMEOUT_MS / 1000 + " s; see " + log);
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

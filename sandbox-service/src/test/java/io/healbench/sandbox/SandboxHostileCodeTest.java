@@ -91,8 +91,8 @@ class SandboxHostileCodeTest {
     static final String NORMAL = "sandbox-colorsys-typeerror-rgb-to-hsv";
     static final String CORRECT_HEAL = "h = 4.0+gc-rc";
     static final Duration WAIT = Duration.ofSeconds(60);
-    /** The pristine stdlib of the subject's interpreter: a tempting place to plant code. */
-    static final Path STDLIB = Path.of("/root/.pyenv/versions/3.11.7/lib/python3.11");
+    /** The pristine stdlib of the subject's interpreter (python3, which the fixtures run on): a tempting place to plant code. */
+    static final Path STDLIB = stdlibOfPython3();
 
     @GrpcClient("sandbox")
     SandboxServiceBlockingStub sandbox;
@@ -521,6 +521,23 @@ class SandboxHostileCodeTest {
         public void close() throws Exception {
             server.close();
             acceptor.join(2000);
+        }
+    }
+
+    private static Path stdlibOfPython3() {
+        try {
+            Process python = new ProcessBuilder("python3", "-c", "import sysconfig; print(sysconfig.get_path('stdlib'))")
+                    .redirectErrorStream(true).start();
+            String out = new String(python.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (python.waitFor() != 0) {
+                throw new IllegalStateException("python3 cannot tell its stdlib: " + out);
+            }
+            return Path.of(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }

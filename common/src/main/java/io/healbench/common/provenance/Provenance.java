@@ -28,7 +28,7 @@ public final class Provenance {
         }
         try (Stream<Path> files = Files.walk(healrtPackage)) {
             StringBuilder all = new StringBuilder();
-            for (Path f : files.filter(p -> p.toString().endsWith(".py") || p.toString().endsWith(".json")).sorted().toList()) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".py") || p.toString().endsWith(".json") || p.toString().endsWith(".yaml")).sorted().toList()) {
                 all.append(healrtPackage.relativize(f)).append('\n')
                         .append(sha256(Files.readString(f, StandardCharsets.UTF_8))).append('\n');
             }

@@ -3,6 +3,7 @@ package io.healbench.agent.service.llm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.agent.service.Limits;
 import io.healbench.common.backbone.Prices;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -71,10 +71,12 @@ final class PythonProject {
         }
     }
 
-    /** healrt's copy of dataset/policies/default.yaml as JSON (healrt's tests keep the two in step). */
+    /** The default protected-operation policy (healrt ships the one file), as the JSON the analysis takes. */
     static String defaultPolicy() {
         try {
-            return Files.readString(HOME.resolve("healrt/healrt/default_policy.json"));
+            com.fasterxml.jackson.databind.JsonNode policy = new com.fasterxml.jackson.databind.ObjectMapper(
+                    new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(HOME.resolve("healrt/healrt/default_policy.yaml").toFile());
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(policy);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

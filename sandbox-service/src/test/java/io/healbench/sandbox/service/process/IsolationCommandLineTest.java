@@ -29,13 +29,15 @@ class IsolationCommandLineTest {
     };
 
     @Test
-    void theViewIsBuiltFromWhatTheRunNeedsAndTheWorkspaceIsTheOnlyWritableBind() {
+    void theViewIsBuiltFromWhatTheRunNeedsAndTheWorkspaceIsTheOnlyWritableBind(@TempDir Path pythons) throws Exception {
         Path ws = Path.of("/tmp/healbench/workspaces/abc");
+        // An interpreter outside /usr, as a pyenv one is: it must exist to be bound, so the test makes one.
+        Path interpreter = Files.createDirectories(pythons.resolve("versions/3.11.7"));
         List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws,
-                List.of(Path.of("/root/.pyenv/versions/3.11.7"), Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")),
+                List.of(interpreter, Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")),
                 LIMITS, 1900000007L, Optional.of(Path.of("/tmp/filter.bpf")),
                 List.of(Path.of("/sys/fs/cgroup/memory/healbench-sessions/session-1900000007/cgroup.procs")),
-                List.of("/root/.pyenv/versions/3.11.7/bin/python3.11", "-m", "healrt"));
+                List.of(interpreter.resolve("bin/python3.11").toString(), "-m", "healrt"));
         String line = String.join(" ", argv);
         assertTrue(line.startsWith("/bin/sh -c " + BwrapCommandLine.PRELUDE + " sh /sys/fs/cgroup/memory/healbench-sessions/"
                 + "session-1900000007/cgroup.procs -- /tmp/filter.bpf /usr/bin/bwrap --die-with-parent "
@@ -50,8 +52,8 @@ class IsolationCommandLineTest {
         assertTrue(line.contains("--perms 0755 --dir /etc --ro-bind /etc/ld.so.cache /etc/ld.so.cache"),
                 "/etc readable by the session's user (bwrap would make it 0700): " + line);
         assertTrue(line.contains("--ro-bind /etc/passwd /etc/passwd"), line);
-        assertTrue(line.contains("--perms 0755 --dir /root --perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions "
-                + "--ro-bind /root/.pyenv/versions/3.11.7 /root/.pyenv/versions/3.11.7 "), line);
+        assertTrue(line.contains("--perms 0755 --dir " + pythons + " --perms 0755 --dir " + pythons.resolve("versions")
+                + " --ro-bind " + interpreter + " " + interpreter + " "), "the interpreter, under directories the session can enter: " + line);
         assertFalse(line.contains("--ro-bind /usr/lib/python3.11"), "inside /usr already: " + line);
         assertFalse(line.contains("/no/such/dir"), "an absent path is not bound: " + line);
         assertTrue(line.contains("--perms 0755 --dir /tmp/healbench --perms 0755 --dir /tmp/healbench/workspaces "
@@ -59,7 +61,7 @@ class IsolationCommandLineTest {
         assertEquals(1, argv.stream().filter(a -> a.equals("--bind")).count(), "one writable bind");
         assertTrue(line.contains("-- prlimit --cpu=60:65 --as=2147483648 --nofile=256 --nproc=32 --fsize=1073741824 --core=0 "
                 + "-- setpriv --reuid=1900000007 --regid=1900000007 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs "
-                + "-- /root/.pyenv/versions/3.11.7/bin/python3.11 -m healrt"), line);
+                + "-- " + interpreter.resolve("bin/python3.11") + " -m healrt"), line);
     }
 
     @Test

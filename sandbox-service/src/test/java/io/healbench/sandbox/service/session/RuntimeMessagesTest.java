@@ -89,7 +89,7 @@ class RuntimeMessagesTest {
 
     @Test
     void aDynamicFlowRecordKeepsItsWitnessPathInTheDecisionsReason() {
-        // The shape healrt's sinks.py sends for a violation: source, steps (one elided run), sink.
+        // The shape healrt's sinks package sends for a violation: source, steps (one elided run), sink.
         RuntimeMessage.GuardEvent guard = assertInstanceOf(RuntimeMessage.GuardEvent.class, RuntimeMessageDecoder.decode(
                 "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\","
                         + "\"reason\":\"open\",\"rule\":\"taint\",\"flow\":["

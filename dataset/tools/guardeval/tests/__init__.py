@@ -1,0 +1,1 @@
+"""Tests of the controlled suite: python3 -m pytest dataset/tools/guardeval/tests."""

@@ -1,1 +1,0 @@
-"""Benchmarks of healrt (run `python3 healrt/bench/overhead.py`)."""

@@ -1,6 +1,0 @@
-package io.healbench.sandbox.service.session;
-
-import io.healbench.sandbox.service.model.Outcome;
-
-/** The end of a session nobody steered: its outcome, and whether the runtime reported it (or the sandbox inferred it). */
-public record UnattendedRun(Outcome outcome, boolean reported) {}
