@@ -118,6 +118,14 @@ class SandboxSessionGrpcTest {
     }
 
     @Test
+    void aResumeModeTheServerDoesNotKnowIsRefusedNotTakenForSkip() {
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sandbox.heal(
+                HealRequest.newBuilder().setName("sessions/" + UUID.randomUUID()).setCode("x = 1").setResumeValue(99).build()));
+        assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, refused.getStatus().getCode());
+        assertEquals("RESUME_MODE_INVALID", SessionEvents.reason(refused));
+    }
+
+    @Test
     void crashIsHealedAndTheTestProceeds() throws Exception {
         String attempt = "attempt-" + UUID.randomUUID();
         Session session = create(attempt);

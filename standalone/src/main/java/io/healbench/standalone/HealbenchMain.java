@@ -1,16 +1,16 @@
 package io.healbench.standalone;
 
+import io.healbench.agent.llmstub.LlmStubCommand;
+import io.healbench.cli.AgentsCommand;
 import io.healbench.cli.CliArguments;
 import io.healbench.cli.DatasetSlice;
-import io.healbench.cli.RunsCommand;
 import io.healbench.cli.ExitStatus;
-import io.healbench.cli.RunEstimate;
-import io.healbench.cli.LlmOptions;
 import io.healbench.cli.ExternalEndpoint;
-import io.healbench.cli.Preflight;
-import io.healbench.cli.AgentsCommand;
 import io.healbench.cli.HealbenchClient;
-import io.healbench.agent.llmstub.LlmStubCommand;
+import io.healbench.cli.LlmOptions;
+import io.healbench.cli.Preflight;
+import io.healbench.cli.RunEstimate;
+import io.healbench.cli.RunsCommand;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.healbench.standalone;
 
-import io.healbench.cli.CliArguments;
-import io.healbench.cli.RunDriver;
-import io.healbench.cli.RunsCommand;
-import io.healbench.cli.ExternalEndpoint;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
+import io.healbench.cli.CliArguments;
+import io.healbench.cli.ExternalEndpoint;
+import io.healbench.cli.RunDriver;
+import io.healbench.cli.RunsCommand;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.runtime.QuarkusApplication;

@@ -1,6 +1,5 @@
 package io.healbench.standalone;
 
-import io.healbench.testsupport.ServiceProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +14,7 @@ import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.OutcomeClass;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.testsupport.ServiceProcess;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,6 +1,5 @@
 package io.healbench.standalone;
 
-import io.healbench.cli.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healbench.agent.llmstub.LlmStubScript;
 import io.healbench.agent.llmstub.LlmStubServer;
+import io.healbench.cli.ExitStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

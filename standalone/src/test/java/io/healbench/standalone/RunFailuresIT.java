@@ -1,13 +1,13 @@
 package io.healbench.standalone;
 
-import io.healbench.cli.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.healbench.analysis.OutcomeClass;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.analysis.OutcomeClass;
+import io.healbench.cli.ExitStatus;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

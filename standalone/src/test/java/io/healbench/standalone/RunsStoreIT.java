@@ -1,6 +1,5 @@
 package io.healbench.standalone;
 
-import io.healbench.cli.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.analysis.ChartsInBrowser;
+import io.healbench.cli.ExitStatus;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

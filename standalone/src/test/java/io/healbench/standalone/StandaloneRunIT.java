@@ -1,12 +1,12 @@
 package io.healbench.standalone;
 
-import io.healbench.cli.RunReportFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.analysis.ChartsInBrowser;
+import io.healbench.cli.RunReportFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

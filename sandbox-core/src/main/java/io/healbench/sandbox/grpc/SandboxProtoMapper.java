@@ -20,8 +20,10 @@ import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
+import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
+import io.healbench.sandbox.service.model.Resume;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.workspace.CodeSearchResult;
 import io.healbench.sandbox.service.workspace.FileExcerpt;
@@ -41,11 +43,17 @@ final class SandboxProtoMapper {
         };
     }
 
-    static String resume(ResumeMode mode) {
+    /**
+     * The one place a wire resume mode is read: unset means the documented default, SKIP; a value this build does not
+     * know is refused (RESUME_MODE_INVALID), never taken for another.
+     */
+    static Resume resume(ResumeMode mode) {
         return switch (mode) {
-            case RETRY -> "retry";
-            case RETURN -> "return";
-            default -> "skip";
+            case SKIP, RESUME_MODE_UNSPECIFIED -> Resume.SKIP;
+            case RETRY -> Resume.RETRY;
+            case RETURN -> Resume.RETURN;
+            case UNRECOGNIZED -> throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "RESUME_MODE_INVALID",
+                    "resume must be SKIP, RETRY or RETURN");
         };
     }
 

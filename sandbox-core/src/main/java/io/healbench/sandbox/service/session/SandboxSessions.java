@@ -16,6 +16,7 @@ import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
+import io.healbench.sandbox.service.model.Resume;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.model.Variant;
@@ -236,11 +237,11 @@ public class SandboxSessions implements SessionLauncher {
     }
 
     /** A heal, timed from the request to its answer (SandboxMetrics#healEnded) however it ends. */
-    public HealOutcome heal(String name, String code, String resume) {
+    public HealOutcome heal(String name, String code, Resume resume) {
         long start = System.nanoTime();
         HealOutcome outcome = null;
         try {
-            outcome = guardedHeal(name, code, resume);
+            outcome = guardedHeal(name, code, resume.wireName());
             return outcome;
         } finally {
             metrics.healEnded(outcome, Duration.ofNanos(System.nanoTime() - start));
