@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HealbenchClient {
 
+    private static final String NEEDS_SERVER = "healbench: the client works against a platform: give --server HOST:PORT";
+
     private HealbenchClient() {
     }
 
@@ -31,7 +33,7 @@ public final class HealbenchClient {
         if (args.length > 0 && args[0].equals("runs")) {
             RunsCommand.Target target = RunsCommand.Target.parse(Arrays.copyOfRange(args, 1, args.length));
             if (target.server() == null) {
-                err.println("healbench: the client works against a platform: give --server HOST:PORT");
+                err.println(NEEDS_SERVER);
                 return ExitStatus.USAGE;
             }
             return runs(target, home, out);
@@ -39,7 +41,7 @@ public final class HealbenchClient {
         try {
             DatasetSlice slice = resolveRun(args, home, out, err);
             if (slice.arguments().standalone()) {
-                err.println("healbench: the client works against a platform: give --server HOST:PORT");
+                err.println(NEEDS_SERVER);
                 return ExitStatus.USAGE;
             }
             return runRemote(slice.arguments(), home);
@@ -94,9 +96,12 @@ public final class HealbenchClient {
     /** bench-service's API on a server, with the caller's bearer token when one is given. */
     private static BenchServiceGrpc.BenchServiceBlockingStub remoteStub(ManagedChannel channel, String token) {
         BenchServiceGrpc.BenchServiceBlockingStub stub = BenchServiceGrpc.newBlockingStub(channel);
-        if (token == null) {
-            return stub;
-        }
+        return token == null ? stub : withBearer(stub, token);
+    }
+
+    /** {@code stub} presenting {@code token} as its bearer on every call. */
+    public static BenchServiceGrpc.BenchServiceBlockingStub withBearer(BenchServiceGrpc.BenchServiceBlockingStub stub,
+            String token) {
         Metadata headers = new Metadata();
         headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
         return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));

@@ -1,9 +1,8 @@
 package io.healbench.standalone;
 
-import io.grpc.Metadata;
-import io.grpc.stub.MetadataUtils;
 import io.healbench.cli.CliArguments;
 import io.healbench.cli.ExternalEndpoint;
+import io.healbench.cli.HealbenchClient;
 import io.healbench.cli.RunDriver;
 import io.healbench.cli.RunsCommand;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
@@ -25,9 +24,7 @@ public class StandaloneApp implements QuarkusApplication {
             @ConfigProperty(name = "quarkus.http.port") int port,
             @ConfigProperty(name = "healbench.agent.gateway.local-token") String token) {
         // The platform's API takes only the local token (StandaloneTokenCheck), from this process too.
-        Metadata headers = new Metadata();
-        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-        this.bench = bench.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+        this.bench = HealbenchClient.withBearer(bench, token);
         this.home = Path.of(home);
         this.endpoint = ExternalEndpoint.onLoopback(port, token);
     }
