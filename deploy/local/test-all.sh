@@ -29,6 +29,9 @@ client_python="$(clients/python/env.sh | tail -1)"
 echo "== Java build and tests" >&2
 mvn -B verify "$@"
 
+echo "== protobuf contracts: buf lint, STANDARD (proto/buf.yaml; after the build, whose jars hold google/rpc)" >&2
+proto/lint.sh
+
 echo "== HealGuard controlled suite (a random sample; the seed is printed)" >&2
 ./healbench guard eval --sample 40 --seed "$RANDOM" --require-static
 python3 -m pytest -q -p no:cacheprovider dataset/tools/guardeval/tests

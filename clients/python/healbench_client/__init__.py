@@ -4,7 +4,7 @@ External agents heal crashed Python programs that HealBench pauses at their cras
 talks to HealBench's two agent endpoints with one deliberately dumb strategy
 (`healbench_client.strategy`), so that the endpoints can be exercised end to end without a model:
 
-- `grpc`: the `healbench.agent.v1.AgentGateway` bidirectional stream (`grpc_session`,
+- `grpc`: the `healbench.agent.v1.AgentGatewayService` bidirectional stream (`grpc_session`,
   `grpc_gateway`); message classes are generated from the repository's proto at run time
   (`stubs`), never committed.
 - `mcp`: the MCP tools over streamable HTTP with the official MCP Python SDK (`mcp_gateway`).

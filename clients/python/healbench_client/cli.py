@@ -73,7 +73,7 @@ def parser() -> argparse.ArgumentParser:
                                   description="HealBench's reference external agents (simple strategy).")
     commands = top.add_subparsers(dest="command", required=True)
 
-    grpc_command = commands.add_parser("grpc", help="heal through the AgentGateway gRPC stream")
+    grpc_command = commands.add_parser("grpc", help="heal through the AgentGatewayService gRPC stream")
     grpc_command.add_argument("--endpoint", required=True, metavar="HOST:PORT")
     _common(grpc_command)
 

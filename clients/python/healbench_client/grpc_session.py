@@ -1,4 +1,4 @@
-"""GatewaySession: one `AgentGateway.Connect` stream as request/response calls.
+"""GatewaySession: one `AgentGatewayService.Connect` stream as request/response calls.
 
 The stream is bidirectional, but the contract answers every request with exactly one response, in
 order; `call(request)` sends one request and waits for its response. It sends whatever it is given
@@ -74,7 +74,7 @@ class GatewaySession:
         self._ids = (f"{id_prefix}{n}" for n in itertools.count(1))
         self._ended: _Ended | None = None
         self._lock = threading.Lock()     # one call at a time keeps request and response paired
-        stub = stubs.grpc.AgentGatewayStub(channel)
+        stub = stubs.grpc.AgentGatewayServiceStub(channel)
         self._call = stub.Connect(self._request_iterator(),
                                   metadata=bearer_metadata(token) + list(metadata or []))
         self._reader = threading.Thread(target=self._read, name="healbench-gateway-reader", daemon=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 DOMAIN = "agent.healbench.io"
 
 # Per-message errors: the response carries them and the stream (or MCP session) goes on.
-BAD_ARGUMENT = "BAD_ARGUMENT"
+ARGUMENT_INVALID = "ARGUMENT_INVALID"
 NOT_CLAIMED = "NOT_CLAIMED"
 ALREADY_CLAIMED = "ALREADY_CLAIMED"
 TOOL_REFUSED = "TOOL_REFUSED"

@@ -31,7 +31,7 @@ class StubError(RuntimeError):
 @dataclass(frozen=True)
 class Stubs:
     """The generated modules: `pb` holds the messages (`ConnectRequest`, `Resume`, ...), `grpc` the
-    `AgentGatewayStub`/`AgentGatewayServicer`."""
+    `AgentGatewayServiceStub`/`AgentGatewayServiceServicer`."""
 
     pb: ModuleType
     grpc: ModuleType

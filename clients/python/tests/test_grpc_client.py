@@ -1,4 +1,4 @@
-"""The gRPC client end to end against a scripted AgentGateway servicer on a real local gRPC server:
+"""The gRPC client end to end against a scripted AgentGatewayService servicer on a real local gRPC server:
 generated stubs, bearer metadata, one stream per attempt, per-message errors in `error`, fatal ends
 as a status with an ErrorInfo in its trailer, and the command's output and exit status."""
 
@@ -37,7 +37,7 @@ def pb_step(data: dict[str, Any]) -> Any:
                                         heal_points=data["heal_point"]))
 
 
-class Servicer(STUBS.grpc.AgentGatewayServicer):
+class Servicer(STUBS.grpc.AgentGatewayServiceServicer):
     """The contract as agent.proto states it, over FakeHealBench."""
 
     def __init__(self, fake: FakeHealBench) -> None:
@@ -83,7 +83,7 @@ class Servicer(STUBS.grpc.AgentGatewayServicer):
                 yield answer(claim=pb.ClaimResponse(attempt=state.spec.name, instance_id=state.spec.instance_id,
                                                     lease_seconds=60, step=pb_step(state.step())))
             elif action is None:
-                yield failed(ErrorReason(reasons.BAD_ARGUMENT, "a request with no action"))
+                yield failed(ErrorReason(reasons.ARGUMENT_INVALID, "a request with no action"))
             elif state is None:
                 yield failed(ErrorReason(reasons.NOT_CLAIMED, "claim first"))
             elif action == "heal":
@@ -105,7 +105,7 @@ class Servicer(STUBS.grpc.AgentGatewayServicer):
                                                        "cost_usd": usage.cost_usd})
                 yield failed(error) if error else answer(report_usage=pb.ReportUsageResponse())
             else:
-                yield failed(ErrorReason(reasons.BAD_ARGUMENT, f"{action} is not scripted"))
+                yield failed(ErrorReason(reasons.ARGUMENT_INVALID, f"{action} is not scripted"))
                 continue
             if state is not None and state.step()["state"] == "finished":
                 return          # "the stream closes after this response"
@@ -116,7 +116,7 @@ def gateway() -> Iterator[tuple[FakeHealBench, Servicer, str]]:
     fake = FakeHealBench(three_attempts())
     servicer = Servicer(fake)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
-    STUBS.grpc.add_AgentGatewayServicer_to_server(servicer, server)
+    STUBS.grpc.add_AgentGatewayServiceServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
@@ -191,7 +191,7 @@ def test_the_session_sends_deliberately_bad_requests_and_reads_each_answer(gatew
         assert claimed.request_id == "mine" and claimed.claim.step.crash.heal_point == 1
         again = session.action("claim", run="runs/r1")
         assert [reason_of(r.error) for r in (no_action, early, again)] == [
-            "BAD_ARGUMENT", "NOT_CLAIMED", "ALREADY_CLAIMED"]
+            "ARGUMENT_INVALID", "NOT_CLAIMED", "ALREADY_CLAIMED"]
         done = session.action("heal", code="pass", resume=pb.RESUME_SKIP)
         assert done.heal.step.finished.proceeded
         with pytest.raises(StreamClosed) as closed:

@@ -62,10 +62,10 @@ def healbench_mcp(fake: FakeHealBench, calls: list[tuple[str, dict[str, Any]]], 
         return result(fake.report_usage(fake.live[attempt], usage))
 
     def get_crash(attempt: str) -> CallToolResult:
-        return result(ErrorReason(reasons.BAD_ARGUMENT, "not scripted"))
+        return result(ErrorReason(reasons.ARGUMENT_INVALID, "not scripted"))
 
     def probe(attempt: str, code: str, timeout_s: float = 20.0) -> CallToolResult:
-        return result(ErrorReason(reasons.BAD_ARGUMENT, "not scripted"))
+        return result(ErrorReason(reasons.ARGUMENT_INVALID, "not scripted"))
 
     for name, function in (("claim", claim), ("heal", heal), ("reraise", reraise), ("report_usage", report_usage),
                            ("get_crash", get_crash), ("probe", probe)):

@@ -39,8 +39,8 @@ def test_the_reason_is_read_from_the_error_info() -> None:
 
 def test_other_details_before_the_error_info_are_skipped() -> None:
     detailed = status(3, "bad", error_details_pb2.BadRequest(), error_details_pb2.RetryInfo(),
-                      info(reasons.BAD_ARGUMENT))
-    assert reason_of(detailed) == "BAD_ARGUMENT"
+                      info(reasons.ARGUMENT_INVALID))
+    assert reason_of(detailed) == "ARGUMENT_INVALID"
 
 
 def test_healbench_s_domain_wins_over_another_error_info() -> None:

@@ -160,12 +160,12 @@ def test_a_heal_failing_for_another_reason_than_rejection_is_reraised() -> None:
     class Refusing(FakeHealBench):
         def heal(self, state, code, resume):  # type: ignore[no-untyped-def]
             self.log.append(("heal", state.spec.name, code, resume))
-            return self.error(reasons.BAD_ARGUMENT, "resume missing")
+            return self.error(reasons.ARGUMENT_INVALID, "resume missing")
 
     fake = Refusing([FakeAttempt("runs/r1/attempts/a1", "i", [{"skip"}])])
     summary, reports, _, _ = run(fake)
     assert [e[0] for e in fake.heals()] == ["heal", "reraise"]
-    assert "BAD_ARGUMENT" in fake.heals()[1][2]
+    assert "ARGUMENT_INVALID" in fake.heals()[1][2]
     assert summary.errors == 1 and summary.fatal == [] and reports[0].finished
 
 

@@ -24,7 +24,7 @@ def test_generates_messages_and_grpc_stubs_into_the_cache(proto_copy: Path, tmp_
     assert out.parent == tmp_path / "cache" / "gen"
     generated = sorted(p.name for p in (out / "healbench" / "agent" / "v1").iterdir())
     assert generated == ["agent_pb2.py", "agent_pb2.pyi", "agent_pb2_grpc.py"]
-    assert "class AgentGatewayStub" in (out / "healbench/agent/v1/agent_pb2_grpc.py").read_text()
+    assert "class AgentGatewayServiceStub" in (out / "healbench/agent/v1/agent_pb2_grpc.py").read_text()
     # Nothing is written next to the proto (the repository).
     assert sorted(str(p.relative_to(proto_copy)) for p in proto_copy.rglob("*")) == [
         "healbench", "healbench/agent", "healbench/agent/v1", "healbench/agent/v1/agent.proto"]

@@ -13,6 +13,7 @@ import io.healbench.proto.bench.v1.BenchServiceGrpc.BenchServiceBlockingStub;
 import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.guard.v1.GuardMode;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
@@ -49,15 +50,25 @@ class BenchCreateRunTest {
                 .addInstanceIds("bench-test-alpha").addInstanceIds("no-such-instance").setAgent("rules").build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         assertTrue(e.getStatus().getDescription().contains("'no-such-instance'"), e.getStatus().getDescription());
-        assertEquals("UNKNOWN_INSTANCE", errorInfo(e).getReason());
+        assertEquals("INSTANCE_NOT_FOUND", errorInfo(e).getReason());
     }
 
     @Test
     void anUnknownGuardModeIsRejected() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
-                .setAgent("rules").setGuardMode("lenient").build()));
+                .setAgent("rules").setGuardModeValue(99).build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
-        assertEquals("BAD_GUARD_MODE", errorInfo(e).getReason());
+        assertEquals("GUARD_MODE_INVALID", errorInfo(e).getReason());
+    }
+
+    @Test
+    void anAgentPoolThatCannotNameAQueueAndItsObjectsIsRejected() {
+        for (String pool : List.of("GPU", "gpu.a100", "-gpu", "gpu-", "gpu_a100", "p".repeat(41), "attempts/../x")) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> alice.createRun(CreateRunRequest.newBuilder()
+                    .setAgent("rules").setAgentPool(pool).build()), pool);
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), pool);
+            assertEquals("AGENT_POOL_INVALID", errorInfo(e).getReason(), pool);
+        }
     }
 
     @Test
@@ -65,7 +76,8 @@ class BenchCreateRunTest {
         Run run = alice.createRun(CreateRunRequest.newBuilder().setAgent("rules").build());
         assertEquals(List.of("bench-test-alpha", "bench-test-beta"), run.getInstanceIdsList());
         assertEquals(2, run.getAttemptsTotal());
-        assertEquals("enforce", run.getGuardMode(), "the default guard mode");
+        assertEquals(GuardMode.ENFORCE, run.getGuardMode(), "the default guard mode");
+        assertEquals("default", run.getAgentPool(), "the default agent pool");
         assertEquals(1, run.getRepeats());
     }
 

@@ -10,7 +10,6 @@ import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc.BenchServiceBlockingStub;
 import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.GetRunRequest;
-import io.healbench.proto.bench.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
@@ -18,7 +17,10 @@ import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptRequest;
 import io.healbench.proto.events.v1.AttemptStarted;
-import io.healbench.proto.events.v1.GuardDecisionEvent;
+import io.healbench.proto.guard.v1.GuardDecision;
+import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.proto.guard.v1.GuardStage;
+import io.healbench.proto.guard.v1.GuardVerdict;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.http.HttpResponse;
@@ -63,7 +65,7 @@ class BenchRunFlowTest {
 
         Run run = alice.createRun(CreateRunRequest.newBuilder()
                 .addInstanceIds("bench-test-beta").addInstanceIds("bench-test-alpha")
-                .setAgent("rules").setGuardMode("observe").setRepeats(2).build());
+                .setAgent("rules").setGuardMode(GuardMode.OBSERVE).setRepeats(2).build());
 
         assertEquals(Run.State.PENDING, run.getState());
         assertEquals(4, run.getAttemptsTotal());
@@ -85,7 +87,7 @@ class BenchRunFlowTest {
             assertEquals("acme", request.getTenant());
             assertEquals(runId, request.getRunId());
             assertEquals("rules", request.getAgent());
-            assertEquals("observe", request.getGuardMode());
+            assertEquals(GuardMode.OBSERVE, request.getGuardMode());
             Attempt attempt = byName.get(run.getName() + "/attempts/" + request.getAttemptId());
             assertEquals(attempt.getInstanceId(), request.getInstanceId(), request.toString());
             assertEquals(attempt.getRepeat(), request.getRepeat());
@@ -123,12 +125,12 @@ class BenchRunFlowTest {
         });
 
         // The sandbox reports two guard decisions, the first one delivered twice.
-        AttemptEvent firstDecision = event(healed, "gd-1").setGuardDecision(GuardDecisionEvent.newBuilder()
-                .setHealPoint(1).setStage("static").setVerdict("clean")).build();
+        AttemptEvent firstDecision = event(healed, "gd-1").setGuardDecision(GuardDecision.newBuilder()
+                .setHealPoint(1).setStage(GuardStage.STATIC).setVerdict(GuardVerdict.ACCEPTED)).build();
         broker.publish("session.guard_decision", firstDecision);
         broker.publish("session.guard_decision", firstDecision);
-        broker.publish("session.guard_decision", event(healed, "gd-2").setGuardDecision(GuardDecisionEvent.newBuilder()
-                .setHealPoint(2).setStage("dynamic").setVerdict("blocked").setReason("os.remove")).build());
+        broker.publish("session.guard_decision", event(healed, "gd-2").setGuardDecision(GuardDecision.newBuilder()
+                .setHealPoint(2).setStage(GuardStage.DYNAMIC).setVerdict(GuardVerdict.BLOCKED).setReason("os.remove")).build());
 
         // The agent workers start both attempts and complete them; one completion is redelivered.
         broker.publish("attempt.started", event(healed, "st-1").setStarted(AttemptStarted.newBuilder().setSession("s1")).build());
@@ -164,8 +166,8 @@ class BenchRunFlowTest {
         assertEquals(812, healedAttempt.getWallTimeMs());
         assertEquals(0.8, healedAttempt.getTraceSimilarity(), 1e-9);
         assertEquals(List.of(
-                        GuardDecision.newBuilder().setHealPoint(1).setStage("static").setVerdict("clean").build(),
-                        GuardDecision.newBuilder().setHealPoint(2).setStage("dynamic").setVerdict("blocked").setReason("os.remove").build()),
+                        GuardDecision.newBuilder().setHealPoint(1).setStage(GuardStage.STATIC).setVerdict(GuardVerdict.ACCEPTED).build(),
+                        GuardDecision.newBuilder().setHealPoint(2).setStage(GuardStage.DYNAMIC).setVerdict(GuardVerdict.BLOCKED).setReason("os.remove").build()),
                 healedAttempt.getGuardDecisionsList(), "the duplicate guard decision must be stored once");
         Attempt brokenAttempt = attempts.get(broken.getAttemptId());
         assertEquals(Attempt.State.FAILED, brokenAttempt.getState());

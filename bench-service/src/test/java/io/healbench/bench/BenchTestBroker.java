@@ -45,12 +45,29 @@ final class BenchTestBroker implements AutoCloseable {
         channel.queuePurge(ATTEMPTS_QUEUE);
     }
 
-    /** Takes (and acks) exactly {@code count} attempt requests, waiting up to 20 s for them. */
+    /** Takes (and acks) exactly {@code count} attempt requests of the default pool, waiting up to 20 s for them. */
     List<AttemptRequest> takeAttempts(int count) throws IOException, InterruptedException {
+        return takeAttempts(ATTEMPTS_QUEUE, count);
+    }
+
+    /**
+     * Declares the work queue of agent pool {@code pool} as its workers would (bound with {@code attempts.<pool>}), under
+     * a test name, empty; its name.
+     */
+    String poolQueue(String pool) throws IOException {
+        String queue = "attempts." + pool + ".test-bench";
+        channel.queueDeclare(queue, false, false, true, null);
+        channel.queueBind(queue, ATTEMPTS_EXCHANGE, "attempts." + pool);
+        channel.queuePurge(queue);
+        return queue;
+    }
+
+    /** Takes (and acks) up to {@code count} attempt requests from {@code queue}, waiting up to 20 s for them. */
+    List<AttemptRequest> takeAttempts(String queue, int count) throws IOException, InterruptedException {
         List<AttemptRequest> taken = new ArrayList<>();
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (taken.size() < count && System.nanoTime() < deadline) {
-            GetResponse response = channel.basicGet(ATTEMPTS_QUEUE, true);
+            GetResponse response = channel.basicGet(queue, true);
             if (response == null) {
                 Thread.sleep(100);
             } else {
@@ -60,9 +77,13 @@ final class BenchTestBroker implements AutoCloseable {
         return taken;
     }
 
-    /** Attempt requests still queued, without taking them. */
+    /** Attempt requests still queued for the default pool, without taking them. */
     long queuedAttempts() throws IOException {
-        return channel.messageCount(ATTEMPTS_QUEUE);
+        return queued(ATTEMPTS_QUEUE);
+    }
+
+    long queued(String queue) throws IOException {
+        return channel.messageCount(queue);
     }
 
     /** Publishes as the sandbox (session.<kind>) or the agent (attempt.<kind>) would. */

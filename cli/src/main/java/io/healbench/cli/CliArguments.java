@@ -1,6 +1,7 @@
 package io.healbench.cli;
 
 import io.healbench.common.dataset.Tier;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.agent.v1.CassetteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,7 @@ import java.util.Map;
  * <pre>
  * healbench run [--instances a,b] [--subject S] [--tier real-bug|injected] [--limit N] [--seed S]
  *               [--agent rules|replay|healer|toolloop|mini] [--heals DIR] [--backbone B] [--llm-cassette DIR [--record]]
- *               [--guard-mode enforce|observe|off] [--repeats N] [--parallel N] [--json] [--server host:port --token T]
+ *               [--guard-mode enforce|observe|off] [--repeats N] [--parallel N] [--json] [--server host:port --token T [--pool P]]
  * </pre>
  *
  * @param subject a subject string ({@code debian-source:toolz@0.12.0}) or a code base ({@code toolz}); null for all
@@ -25,6 +26,7 @@ import java.util.Map;
  * @param heals   the replay agent's heal sets, an absolute directory (standalone mode only); null when not given
  * @param parallel attempts at once in standalone mode (default: the machine's cores)
  * @param llm     the LLM agents' backbone, limits and cassette ({@link LlmOptions#NONE} for offline agents)
+ * @param pool    the agent pool whose workers take the run's attempts ({@code --server} runs); null for the default one
  */
 public record CliArguments(
         String command,
@@ -35,13 +37,14 @@ public record CliArguments(
         long seed,
         String agent,
         String heals,
-        String guardMode,
+        GuardMode guardMode,
         int repeats,
         int parallel,
         boolean json,
         String server,
         String token,
-        LlmOptions llm) {
+        LlmOptions llm,
+        String pool) {
 
     /** Attempts at once in standalone mode; each holds a sandboxed interpreter, so more would only thrash. */
     static final int MAX_PARALLEL = 64;
@@ -57,7 +60,7 @@ public record CliArguments(
                                  [--backbone NAME|PROVIDER:MODEL@URL [--price-in USD --price-out USD]] [--backbones FILE]
                                  [--limits KEY=VALUE,...] [--run-cost-limit USD] [--llm-cassette DIR [--record|--record-missing]]
                                  [--guard-mode enforce|observe|off] [--repeats N]
-                                 [--parallel N] [--json] [--server HOST:PORT [--token TOKEN]]
+                                 [--parallel N] [--json] [--server HOST:PORT [--token TOKEN] [--pool POOL]]
                    healbench serve [--port P]
                    healbench agents [--backbones FILE]
                    healbench runs list|show|cancel|delete|regrade|compare ... (healbench runs, for its usage)
@@ -108,13 +111,14 @@ public record CliArguments(
         long seed = 0;
         String agent = "rules";
         String heals = null;
-        String guardMode = "enforce";
+        GuardMode guardMode = GuardMode.DEFAULT;
         int repeats = 1;
         int parallel = Math.min(Runtime.getRuntime().availableProcessors(), MAX_PARALLEL);
         boolean parallelGiven = false;
         boolean json = false;
         String server = null;
         String token = System.getenv("HEALBENCH_TOKEN");
+        String pool = null;
         String backbone = null;
         String backbones = null;
         double priceIn = 0;
@@ -161,9 +165,10 @@ public record CliArguments(
                 case "--agent" -> agent = value(args, ++i, arg);
                 case "--heals" -> heals = directory(value(args, ++i, arg), arg);
                 case "--guard-mode" -> {
-                    guardMode = value(args, ++i, arg);
-                    if (!List.of("enforce", "observe", "off").contains(guardMode)) {
-                        throw new UsageException("--guard-mode must be enforce, observe or off, got '" + guardMode + "'");
+                    try {
+                        guardMode = GuardMode.parse(value(args, ++i, arg));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--guard-mode: " + e.getMessage());
                     }
                 }
                 case "--repeats" -> {
@@ -180,6 +185,7 @@ public record CliArguments(
                     }
                 }
                 case "--server" -> server = value(args, ++i, arg);
+                case "--pool" -> pool = value(args, ++i, arg);
                 case "--token" -> token = value(args, ++i, arg);
                 case "--backbone" -> backbone = value(args, ++i, arg);
                 case "--backbones" -> backbones = file(value(args, ++i, arg), arg);
@@ -223,6 +229,9 @@ public record CliArguments(
             throw new UsageException("--backbone, --limits, --run-cost-limit and --llm-cassette are for the LLM agents ("
                     + String.join(", ", LLM_AGENTS) + "), not --agent " + agent);
         }
+        if (pool != null && server == null) {
+            throw new UsageException("--pool names the agent pool of a --server run; a standalone run's workers are in-process");
+        }
         if (recordGiven && cassette == null) {
             throw new UsageException("--record and --record-missing need --llm-cassette DIR");
         }
@@ -233,7 +242,7 @@ public record CliArguments(
                 cassette == null ? CassetteMode.CASSETTE_OFF : cassetteMode)
                 : external ? new LlmOptions(null, null, 0, 0, limits, 0, null, CassetteMode.CASSETTE_OFF) : LlmOptions.NONE;
         return new CliArguments(command, Collections.unmodifiableList(instances), subject, tier, limit, seed, agent, heals, guardMode,
-                repeats, parallel, json, server, token, llm);
+                repeats, parallel, json, server, token, llm, pool);
     }
 
     public boolean standalone() {
@@ -248,7 +257,7 @@ public record CliArguments(
     /** These arguments with the slice resolved to {@code ids}: no subject, tier or limit left to apply. */
     public CliArguments withInstances(List<String> ids) {
         return new CliArguments(command, List.copyOf(ids), null, null, 0, 0, agent, heals, guardMode, repeats, parallel, json, server,
-                token, llm);
+                token, llm, pool);
     }
 
     /** The command line that parses back to these arguments. */
@@ -272,7 +281,7 @@ public record CliArguments(
             args.addAll(List.of("--heals", heals));
         }
         args.addAll(llm.toArgs());
-        args.addAll(List.of("--guard-mode", guardMode, "--repeats", Integer.toString(repeats)));
+        args.addAll(List.of("--guard-mode", guardMode.wireName(), "--repeats", Integer.toString(repeats)));
         if (server == null) {
             args.addAll(List.of("--parallel", Integer.toString(parallel)));
         }
@@ -284,6 +293,9 @@ public record CliArguments(
         }
         if (token != null) {
             args.addAll(List.of("--token", token));
+        }
+        if (pool != null) {
+            args.addAll(List.of("--pool", pool));
         }
         return args.toArray(String[]::new);
     }

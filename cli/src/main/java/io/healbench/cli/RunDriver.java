@@ -2,28 +2,20 @@ package io.healbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.StatusRuntimeException;
-import com.google.protobuf.util.JsonFormat;
-import io.grpc.Status;
 import io.healbench.analysis.StatisticsTables;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
-import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.healbench.proto.bench.v1.CreateRunRequest;
-import io.healbench.proto.bench.v1.GuardDecision;
-import io.healbench.proto.bench.v1.ListAttemptsRequest;
-import io.healbench.proto.bench.v1.ListAttemptsResponse;
+import io.healbench.proto.guard.v1.GuardDecision;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.healbench.proto.guard.v1.GuardProtos;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +60,8 @@ public final class RunDriver {
         Run run = bench.createRun(CreateRunRequest.newBuilder()
                 .addAllInstanceIds(args.instanceIds())
                 .setAgent(args.agent())
-                .setGuardMode(args.guardMode())
+                .setGuardMode(GuardProtos.mode(args.guardMode()))
+                .setAgentPool(args.pool() == null ? "" : args.pool())
                 .setRepeats(args.repeats())
                 .setRequestId(UUID.randomUUID().toString())
                 .setAgentConfig(args.llm().toWire())
@@ -180,7 +173,8 @@ public final class RunDriver {
             return "-";
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
-        decisions.forEach(d -> counts.merge(d.getStage() + " " + d.getVerdict(), 1, Integer::sum));
+        decisions.stream().map(GuardProtos::decision)
+                .forEach(d -> counts.merge(d.stage().wireName() + " " + d.verdict().wireName(), 1, Integer::sum));
         return counts.entrySet().stream().map(e -> e.getKey() + " x" + e.getValue()).collect(Collectors.joining(", "));
     }
 

@@ -7,6 +7,7 @@ import io.healbench.analysis.OutcomeClass;
 import io.healbench.analysis.RunRecord;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.guard.v1.GuardProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -34,13 +35,13 @@ final class RunRecords {
             return new AttemptRecord(id(a.getName()), a.getInstanceId(), a.getRepeat(), instance.path("codebase").asText("unknown"),
                     instance.path("tier").asText("unknown"), a.getExceptionType(), outcome(a), a.getProceeded(), a.getPassed(),
                     a.getTraceSimilarity(), a.getUsage().getCostUsd(), a.getUsage().getInputTokens(), a.getUsage().getOutputTokens(),
-                    a.getGuardDecisionsList().stream().map(d -> new AttemptRecord.GuardDecisionRecord(d.getHealPoint(), d.getStage(),
-                            d.getVerdict(), d.getReason())).toList(),
+                    a.getGuardDecisionsList().stream().map(GuardProtos::decision).map(d -> new AttemptRecord.GuardDecisionRecord(
+                            d.healPoint(), d.stage().wireName(), d.verdict().wireName(), d.reason())).toList(),
                     a.getDetail(), "instances/" + attemptDirectory(a));
         }).toList();
         String backbone = run.getAgentConfig().getBackbone();
         String label = backbone.isEmpty() ? run.getAgent() : run.getAgent() + " · " + backbone;
-        return new RunRecord(id(run.getName()), label, run.getAgent(), run.getGuardMode(), run.getRepeats(), run.getState().name(),
+        return new RunRecord(id(run.getName()), label, run.getAgent(), GuardProtos.mode(run.getGuardMode()).wireName(), run.getRepeats(), run.getState().name(),
                 Instant.ofEpochSecond(run.getCreateTime().getSeconds(), run.getCreateTime().getNanos()).toString(), records);
     }
 

@@ -16,13 +16,14 @@ import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc;
 import io.healbench.proto.bench.v1.GetAttemptTrajectoryRequest;
-import io.healbench.proto.bench.v1.GuardDecision;
+import io.healbench.proto.guard.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptEventsRequest;
 import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.StoredEvent;
+import io.healbench.proto.guard.v1.GuardProtos;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ public final class RunReportFiles {
         report.put("state", run.getState().name());
         report.put("written_at", Instant.now().toString());
         report.put("agent", run.getAgent());
-        report.put("guard_mode", run.getGuardMode());
+        report.put("guard_mode", GuardProtos.mode(run.getGuardMode()).wireName());
         report.set("agent_config", json.readTree(JsonFormat.printer().preservingProtoFieldNames().print(run.getAgentConfig())));
         report.put("repeats", run.getRepeats());
         report.put("seed", run.getSeed());
@@ -186,9 +187,10 @@ public final class RunReportFiles {
         return row;
     }
 
-    private ObjectNode guardDecision(GuardDecision d) {
-        return json.createObjectNode().put("heal_point", d.getHealPoint()).put("stage", d.getStage())
-                .put("verdict", d.getVerdict()).put("reason", d.getReason());
+    private ObjectNode guardDecision(GuardDecision wire) {
+        io.healbench.common.guard.GuardDecision d = GuardProtos.decision(wire);
+        return json.createObjectNode().put("heal_point", d.healPoint()).put("stage", d.stage().wireName())
+                .put("verdict", d.verdict().wireName()).put("reason", d.reason());
     }
 
     /** The attempt's events as bench-service stored them, one JSON object per line, in the order it received them. */

@@ -2,10 +2,12 @@ package io.healbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.common.dataset.Tier;
+import io.healbench.common.guard.GuardMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +22,7 @@ class CliArgumentsTest {
         CliArguments args = CliArguments.parse("run");
         assertTrue(args.standalone());
         assertEquals("rules", args.agent());
-        assertEquals("enforce", args.guardMode());
+        assertEquals(GuardMode.ENFORCE, args.guardMode());
         assertEquals(1, args.repeats());
         assertTrue(args.instanceIds().isEmpty());
         assertFalse(args.json());
@@ -37,7 +39,7 @@ class CliArgumentsTest {
                 "--guard-mode", "observe", "--repeats", "3", "--json", "--server", "127.0.0.1:8104", "--token", "t");
         assertEquals(List.of("a", "b", "c"), args.instanceIds());
         assertEquals("healer", args.agent());
-        assertEquals("observe", args.guardMode());
+        assertEquals(GuardMode.OBSERVE, args.guardMode());
         assertEquals(3, args.repeats());
         assertTrue(args.json());
         assertFalse(args.standalone());
@@ -155,5 +157,16 @@ class CliArgumentsTest {
         CliArguments.UsageException remote = assertThrows(CliArguments.UsageException.class,
                 () -> CliArguments.parse("run", "--parallel", "2", "--server", "127.0.0.1:8104"));
         assertTrue(remote.getMessage().contains("max-concurrent-attempts"), remote.getMessage());
+    }
+
+    @Test
+    void aPoolIsNamedForServerRunsOnly() {
+        CliArguments remote = CliArguments.parse("run", "--server", "127.0.0.1:8104", "--token", "t", "--pool", "gpu-a100");
+        assertEquals("gpu-a100", remote.pool());
+        assertEquals("gpu-a100", CliArguments.parse(remote.toArgs()).pool(), "survives toArgs");
+        assertNull(CliArguments.parse("run", "--server", "127.0.0.1:8104").pool(), "no pool: the server's default");
+        CliArguments.UsageException local = assertThrows(CliArguments.UsageException.class,
+                () -> CliArguments.parse("run", "--pool", "gpu-a100"));
+        assertTrue(local.getMessage().contains("--server"), local.getMessage());
     }
 }

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
-import io.healbench.proto.sandbox.v1.ReraiseRequest;
+import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
@@ -81,7 +82,7 @@ class SandboxControlChannelTest {
     void aFloodOfEventsIsHeldToTheLogsCapsInCountAndSize() throws Exception {
         long before = usedHeapAfterGc();
         // Observe mode: guard decisions are what a program can claim without end.
-        Session session = create("sandbox-hostile-event-flood", "observe");
+        Session session = create("sandbox-hostile-event-flood", GuardMode.OBSERVE);
         long guardEvents;
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(180)).getFinished();
@@ -114,10 +115,10 @@ class SandboxControlChannelTest {
 
     @Test
     void aProgramThatForgesAPassAndThenFailsIsNotPassed() {
-        Session session = create(FORGING_PROGRAM, "off");
+        Session session = create(FORGING_PROGRAM, GuardMode.OFF);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
-            sandbox.reraise(ReraiseRequest.newBuilder().setName(session.getName()).build());
+            sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
             assertFalse(outcome.getPassed(), outcome.toString());
             assertTrue(outcome.getDetail().contains("outcome not trusted"), outcome.getDetail());
@@ -126,7 +127,7 @@ class SandboxControlChannelTest {
 
     @Test
     void aHealThatForgesAPassAndThenLetsTheTestFailIsNotPassed() {
-        Session session = create(NORMAL, "off"); // no HealGuard: the sandbox's own checks must hold without it
+        Session session = create(NORMAL, GuardMode.OFF); // no HealGuard: the sandbox's own checks must hold without it
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
             HealResult heal = heal(session, forging(FORGED_PASS) + WRONG_HEAL);
@@ -140,7 +141,7 @@ class SandboxControlChannelTest {
 
     @Test
     void unsolicitedCrashesAndRepliesChangeNothingAndTheOutcomeIsDistrusted() {
-        Session session = create(NORMAL, "off");
+        Session session = create(NORMAL, GuardMode.OFF);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
             HealResult heal = heal(session, forging(FORGED_CRASH) + forging(FORGED_REPLY) + CORRECT_HEAL);
@@ -156,15 +157,15 @@ class SandboxControlChannelTest {
 
     @Test
     void aForkedProbeHasNoControlChannelToForgeOn() {
-        Session session = create(NORMAL, "off");
+        Session session = create(NORMAL, GuardMode.OFF);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
-            ProbeResult probe = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName())
+            ProbeResult probe = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName())
                     .setCode(forging(FORGED_PASS) + "sockets = [fd for fd in range(3, 256) if os.path.exists('/proc/self/fd/%d' % fd)"
                             + " and os.fstat(fd).st_mode & 0o170000 == 0o140000]\nsockets").build());
             assertTrue(probe.getOk(), probe.toString());
             assertEquals("[]", probe.getValueRepr(), "the forked copy holds no socket");
-            sandbox.reraise(ReraiseRequest.newBuilder().setName(session.getName()).build());
+            sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
             assertFalse(outcome.getPassed(), outcome.toString());
             assertFalse(outcome.getDetail().contains("outcome not trusted"), "nothing forged arrived: " + outcome.getDetail());
@@ -173,7 +174,7 @@ class SandboxControlChannelTest {
 
     @Test
     void underHealGuardAHealCannotWriteToTheControlChannelAtAll() {
-        Session session = create(NORMAL, "enforce");
+        Session session = create(NORMAL, GuardMode.ENFORCE);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
             // The dry run's fork has no socket to write to; the live run's write is refused, and the heal says so.
@@ -190,10 +191,10 @@ class SandboxControlChannelTest {
     }
 
     private HealResult heal(Session session, String code) {
-        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+        return sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
     }
 
-    private Session create(String instance, String guardMode) {
+    private Session create(String instance, GuardMode guardMode) {
         Session session = TestSessions.buggy(sandbox, instance, guardMode);
         opened.add(session.getName());
         return session;

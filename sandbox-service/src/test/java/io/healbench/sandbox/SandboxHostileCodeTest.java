@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
@@ -379,17 +380,17 @@ class SandboxHostileCodeTest {
     private Session create(String instance, boolean intercept) {
         // Guard off: these tests show what the OS-level isolation stops, so HealGuard must not stop the effects first.
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)
-                .setIntercept(intercept).setGuardMode("off").setRequestId(UUID.randomUUID().toString()).build());
+                .setIntercept(intercept).setGuardMode(GuardMode.OFF).setRequestId(UUID.randomUUID().toString()).build());
         opened.add(session.getName());
         return session;
     }
 
     private ProbeResult probe(Session session, String code, boolean inplace) {
-        return sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode(code).setInplace(inplace).build());
+        return sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode(code).setInplace(inplace).build());
     }
 
     private HealResult heal(Session session, String code) {
-        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+        return sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
     }
 
     private static String local(CrashContext crash, String name) {

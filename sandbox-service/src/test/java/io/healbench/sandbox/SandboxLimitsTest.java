@@ -10,12 +10,13 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.GetReferenceRunRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
-import io.healbench.proto.sandbox.v1.ReraiseRequest;
+import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
@@ -93,9 +94,9 @@ class SandboxLimitsTest {
     @Test
     void unknownSessionsAndInstancesAreNotFound() {
         refused(Status.Code.NOT_FOUND, "SESSION_NOT_FOUND",
-                () -> sandbox.probe(ProbeRequest.newBuilder().setName("sessions/does-not-exist").setCode("1").build()));
+                () -> sandbox.probeSession(ProbeSessionRequest.newBuilder().setName("sessions/does-not-exist").setCode("1").build()));
         refused(Status.Code.NOT_FOUND, "SESSION_NOT_FOUND",
-                () -> sandbox.heal(HealRequest.newBuilder().setName("sessions/does-not-exist").setCode("x = 1").build()));
+                () -> sandbox.healSession(HealSessionRequest.newBuilder().setName("sessions/does-not-exist").setCode("x = 1").build()));
         refused(Status.Code.NOT_FOUND, "SESSION_NOT_FOUND",
                 () -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName("sessions/does-not-exist").build()));
         StatusRuntimeException watch = assertThrows(StatusRuntimeException.class, () -> sandboxStreams
@@ -106,20 +107,29 @@ class SandboxLimitsTest {
                 .setInstanceId("no-such-instance").setVariant(Variant.BUGGY).build()));
         refused(Status.Code.INVALID_ARGUMENT, "INSTANCE_ID_INVALID", () -> sandbox.createSession(CreateSessionRequest.newBuilder()
                 .setInstanceId("../../etc").setVariant(Variant.BUGGY).build()));
+        // A reference run is named as a resource under its instance; a bare instance id, or a longer path, is not one.
+        refused(Status.Code.INVALID_ARGUMENT, "REFERENCE_RUN_NAME_INVALID", () -> sandbox.getReferenceRun(
+                GetReferenceRunRequest.newBuilder().setName("sandbox-test-colorsys").build()));
+        refused(Status.Code.INVALID_ARGUMENT, "REFERENCE_RUN_NAME_INVALID", () -> sandbox.getReferenceRun(
+                GetReferenceRunRequest.newBuilder().setName("instances/a/b/referenceRun").build()));
+        refused(Status.Code.INVALID_ARGUMENT, "INSTANCE_ID_INVALID", () -> sandbox.getReferenceRun(
+                GetReferenceRunRequest.newBuilder().setName("instances/..%2f/referenceRun").build()));
+        refused(Status.Code.INVALID_ARGUMENT, "GUARD_MODE_INVALID", () -> sandbox.createSession(CreateSessionRequest.newBuilder()
+                .setInstanceId("no-such-instance").setVariant(Variant.BUGGY).setGuardModeValue(42).build()));
     }
 
     @Test
     void readFileIsConfinedToTheSources() {
         Session session = create("req-" + UUID.randomUUID(), Variant.BUGGY, true);
-        ReadFileResponse whole = sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath("colorsys.py").build());
+        ReadFileResponse whole = sandbox.readFile(ReadFileRequest.newBuilder().setParent(session.getName()).setPath("colorsys.py").build());
         assertTrue(whole.getTotalLines() > 140);
         assertEquals(whole.getTotalLines(), whole.getContent().split("\n", -1).length - 1);
         for (String escape : List.of("../healrt-spec.json", "../../../../etc/passwd", "/etc/passwd", "sub/../../control.sock")) {
             refused(Status.Code.INVALID_ARGUMENT, "PATH_ESCAPES_WORKSPACE",
-                    () -> sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath(escape).build()));
+                    () -> sandbox.readFile(ReadFileRequest.newBuilder().setParent(session.getName()).setPath(escape).build()));
         }
         refused(Status.Code.NOT_FOUND, "FILE_NOT_FOUND",
-                () -> sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath("nope.py").build()));
+                () -> sandbox.readFile(ReadFileRequest.newBuilder().setParent(session.getName()).setPath("nope.py").build()));
     }
 
     @Test
@@ -135,9 +145,9 @@ class SandboxLimitsTest {
         assertEquals(0, outcome.getExitCode());
 
         refused(Status.Code.FAILED_PRECONDITION, "SESSION_NOT_CRASHED",
-                () -> sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode("x = 1").build()));
+                () -> sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode("x = 1").build()));
         refused(Status.Code.FAILED_PRECONDITION, "SESSION_NOT_CRASHED",
-                () -> sandbox.reraise(ReraiseRequest.newBuilder().setName(session.getName()).build()));
+                () -> sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build()));
 
         List<Path> before = workspaces();
         assertFalse(before.isEmpty());
@@ -151,7 +161,7 @@ class SandboxLimitsTest {
         Session session = create("req-" + UUID.randomUUID(), Variant.BUGGY, true);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, Duration.ofSeconds(90));
-            Session resumed = sandbox.reraise(ReraiseRequest.newBuilder().setName(session.getName()).build());
+            Session resumed = sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             assertEquals(Session.State.RUNNING, resumed.getState());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(90)).getFinished();
             assertFalse(outcome.getPassed(), outcome.toString());

@@ -12,11 +12,11 @@ import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.FileEntry;
 import io.healbench.proto.sandbox.v1.GetReferenceRunRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.ListFilesRequest;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ResumeMode;
@@ -89,11 +89,11 @@ class SandboxRealCodeTest {
     }
 
     private HealResult heal(Session session, String code, ResumeMode mode) {
-        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(mode).build());
+        return sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode(code).setResume(mode).build());
     }
 
     private ProbeResult probe(Session session, String code) {
-        ProbeResult result = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode(code).build());
+        ProbeResult result = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode(code).build());
         assertTrue(result.getOk(), result.toString());
         return result;
     }
@@ -151,7 +151,7 @@ class SandboxRealCodeTest {
             assertEquals("(6, 1, False, False)", probe(session, state).getValueRepr(), "the live list, dict and attribute are untouched");
 
             // In place, the same mutation would reach the live list: with HealGuard on, healrt refuses to run it.
-            ProbeResult inplace = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setInplace(true).setCode("data.append(7)").build());
+            ProbeResult inplace = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setInplace(true).setCode("data.append(7)").build());
             assertFalse(inplace.getOk(), inplace.toString());
             assertTrue(inplace.getError().contains("allowed only with HealGuard off"), inplace.toString());
             assertEquals("(6, 1, False, False)", probe(session, state).getValueRepr());
@@ -206,7 +206,7 @@ class SandboxRealCodeTest {
             assertEquals(3, outcome.getHealPoints());
             assertEquals(3, outcome.getHealsApplied());
 
-            ReferenceRun reference = sandbox.getReferenceRun(GetReferenceRunRequest.newBuilder().setInstanceId(COLORSYS + tag).build());
+            ReferenceRun reference = sandbox.getReferenceRun(GetReferenceRunRequest.newBuilder().setName("instances/" + COLORSYS + tag + "/referenceRun").build());
             assertTrue(reference.getOutcome().getPassed(), reference.toString());
             assertEquals(0, reference.getOutcome().getHealPoints());
             assertTrue(outcome.getReferencePassed());
@@ -221,19 +221,19 @@ class SandboxRealCodeTest {
     @Test
     void theRepositoryViewListsAndSearchesTheSessionSources() {
         Session session = create(MEDIAN + "py3121");
-        List<FileEntry> files = sandbox.listFiles(ListFilesRequest.newBuilder().setName(session.getName()).setRecursive(true).build()).getFilesList();
+        List<FileEntry> files = sandbox.listFiles(ListFilesRequest.newBuilder().setParent(session.getName()).setRecursive(true).build()).getFilesList();
         assertEquals(List.of("statistics.py"), files.stream().map(FileEntry::getPath).toList());
         assertTrue(files.get(0).getSize() > 10_000);
-        SearchCodeResponse found = sandbox.searchCode(SearchCodeRequest.newBuilder().setName(session.getName())
+        SearchCodeResponse found = sandbox.searchCode(SearchCodeRequest.newBuilder().setParent(session.getName())
                 .setQuery("i = str(n // 2)").setCaseSensitive(true).build());
         assertEquals(1, found.getMatchesCount());
         assertEquals(621, found.getMatches(0).getLine(), "3.12.1's statistics.py, patched");
-        SearchCodeResponse regex = sandbox.searchCode(SearchCodeRequest.newBuilder().setName(session.getName())
-                .setQuery("^def median\\w*\\(").setRegex(true).setCaseSensitive(true).setMaxResults(2).build());
+        SearchCodeResponse regex = sandbox.searchCode(SearchCodeRequest.newBuilder().setParent(session.getName())
+                .setQuery("^def median\\w*\\(").setRegex(true).setCaseSensitive(true).setPageSize(2).build());
         assertEquals(2, regex.getMatchesCount());
         assertFalse(regex.getNextPageToken().isEmpty(), "median, median_low, median_high, median_grouped: more than one page");
         StatusRuntimeException escape = assertThrows(StatusRuntimeException.class, () -> sandbox.listFiles(
-                ListFilesRequest.newBuilder().setName(session.getName()).setDirectory("../..").build()));
+                ListFilesRequest.newBuilder().setParent(session.getName()).setDirectory("../..").build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, escape.getStatus().getCode());
         assertEquals("PATH_ESCAPES_WORKSPACE", SessionEvents.reason(escape));
     }
@@ -245,7 +245,7 @@ class SandboxRealCodeTest {
                 Files.delete(entry);
             }
         }
-        GetReferenceRunRequest request = GetReferenceRunRequest.newBuilder().setInstanceId(REFERENCE_ONLY).build();
+        GetReferenceRunRequest request = GetReferenceRunRequest.newBuilder().setName("instances/" + REFERENCE_ONLY + "/referenceRun").build();
         // Two concurrent requests on an empty cache share one run: the same outcome, to the millisecond.
         CompletableFuture<ReferenceRun> one = CompletableFuture.supplyAsync(() -> sandbox.getReferenceRun(request));
         CompletableFuture<ReferenceRun> two = CompletableFuture.supplyAsync(() -> sandbox.getReferenceRun(request));
@@ -269,7 +269,7 @@ class SandboxRealCodeTest {
 
     @Test
     void aReferenceRunThatFailsIsNeverCached() throws Exception {
-        GetReferenceRunRequest request = GetReferenceRunRequest.newBuilder().setInstanceId(FAILING_REFERENCE).build();
+        GetReferenceRunRequest request = GetReferenceRunRequest.newBuilder().setName("instances/" + FAILING_REFERENCE + "/referenceRun").build();
         for (int attempt = 1; attempt <= 2; attempt++) { // the second asks again: nothing was cached by the first
             StatusRuntimeException failed = assertThrows(StatusRuntimeException.class, () -> sandbox.getReferenceRun(request));
             assertEquals(Status.Code.FAILED_PRECONDITION, failed.getStatus().getCode(), failed.toString());

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
@@ -85,7 +86,7 @@ class SandboxRetentionTest {
                  SessionEvents t = new SessionEvents(sandboxStreams, timedOut.getName());
                  SessionEvents a = new SessionEvents(sandboxStreams, abandoned.getName())) {
                 f.await("CRASHED", SessionEvent::hasCrashed, WAIT);
-                sandbox.heal(HealRequest.newBuilder().setName(finished.getName()).setCode("h = 4.0+gc-rc")
+                sandbox.healSession(HealSessionRequest.newBuilder().setName(finished.getName()).setCode("h = 4.0+gc-rc")
                         .setResume(ResumeMode.SKIP).build());
                 assertTrue(f.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getPassed());
                 sandbox.closeSession(CloseSessionRequest.newBuilder().setName(killed.getName()).build());
@@ -114,6 +115,6 @@ class SandboxRetentionTest {
     }
 
     private Session create(String instance) {
-        return TestSessions.buggy(sandbox, instance, "off");
+        return TestSessions.buggy(sandbox, instance, GuardMode.OFF);
     }
 }

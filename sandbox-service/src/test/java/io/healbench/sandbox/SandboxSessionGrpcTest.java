@@ -13,14 +13,17 @@ import com.rabbitmq.client.GetResponse;
 import com.google.rpc.Code;
 import io.grpc.StatusRuntimeException;
 import io.healbench.proto.events.v1.AttemptEvent;
+import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.proto.guard.v1.GuardStage;
+import io.healbench.proto.guard.v1.GuardVerdict;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.Frame;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
@@ -89,10 +92,10 @@ class SandboxSessionGrpcTest {
     }
 
     private Session create(String attemptId) {
-        return create(attemptId, "enforce");
+        return create(attemptId, GuardMode.ENFORCE);
     }
 
-    private Session create(String attemptId, String guardMode) {
+    private Session create(String attemptId, GuardMode guardMode) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder()
                 .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true).setGuardMode(guardMode)
                 .setRequestId(UUID.randomUUID().toString())
@@ -103,7 +106,7 @@ class SandboxSessionGrpcTest {
     }
 
     private HealResult heal(Session session, String code) {
-        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+        return sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
     }
 
     @Test
@@ -119,8 +122,8 @@ class SandboxSessionGrpcTest {
 
     @Test
     void aResumeModeTheServerDoesNotKnowIsRefusedNotTakenForSkip() {
-        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sandbox.heal(
-                HealRequest.newBuilder().setName("sessions/" + UUID.randomUUID()).setCode("x = 1").setResumeValue(99).build()));
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> sandbox.healSession(
+                HealSessionRequest.newBuilder().setName("sessions/" + UUID.randomUUID()).setCode("x = 1").setResumeValue(99).build()));
         assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, refused.getStatus().getCode());
         assertEquals("RESUME_MODE_INVALID", SessionEvents.reason(refused));
     }
@@ -144,11 +147,11 @@ class SandboxSessionGrpcTest {
             assertTrue(crash.getFunctionSource().startsWith("def rgb_to_hsv"), crash.getFunctionSource());
             assertTrue(crash.getLocalsList().stream().anyMatch(v -> v.getName().equals("rc") && v.getRepr().equals("1.0")), crash.getLocalsList().toString());
 
-            ProbeResult probe = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("4.0+gc-rc").build());
+            ProbeResult probe = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode("4.0+gc-rc").build());
             assertTrue(probe.getOk(), probe.toString());
             assertEquals("4.0", probe.getValueRepr());
 
-            String line = sandbox.readFile(ReadFileRequest.newBuilder().setName(session.getName()).setPath("colorsys.py")
+            String line = sandbox.readFile(ReadFileRequest.newBuilder().setParent(session.getName()).setPath("colorsys.py")
                     .setStartLine(141).setEndLine(141).build()).getContent();
             assertEquals("        h = 4.0+gc-str(rc)\n", line);
 
@@ -156,10 +159,10 @@ class SandboxSessionGrpcTest {
             assertTrue(healed.getApplied(), healed.toString());
             assertEquals(ResumeMode.SKIP, healed.getResumed());
             assertTrue(healed.getChangedList().contains("h"), healed.toString());
-            assertEquals("gate", healed.getGuardDecisions(0).getStage());
-            assertEquals("accepted", healed.getGuardDecisions(0).getVerdict());
-            assertEquals("static", healed.getGuardDecisions(1).getStage());
-            assertEquals("accepted", healed.getGuardDecisions(1).getVerdict(), healed.toString());
+            assertEquals(GuardStage.GATE, healed.getGuardDecisions(0).getStage());
+            assertEquals(GuardVerdict.ACCEPTED, healed.getGuardDecisions(0).getVerdict());
+            assertEquals(GuardStage.STATIC, healed.getGuardDecisions(1).getStage());
+            assertEquals(GuardVerdict.ACCEPTED, healed.getGuardDecisions(1).getVerdict(), healed.toString());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
             assertTrue(outcome.getProceeded(), outcome.toString());
@@ -180,7 +183,7 @@ class SandboxSessionGrpcTest {
             // Two guard events: the gate's decision, then the static stage's (docs/healguard.md §1).
             assertEquals(List.of(SessionEvent.KindCase.CRASHED, SessionEvent.KindCase.PROBE_RESULT, SessionEvent.KindCase.GUARD_EVENT,
                     SessionEvent.KindCase.GUARD_EVENT, SessionEvent.KindCase.HEAL_RESULT, SessionEvent.KindCase.FINISHED), kinds);
-            assertEquals(List.of("gate", "static"), all.stream().filter(SessionEvent::hasGuardEvent)
+            assertEquals(List.of(GuardStage.GATE, GuardStage.STATIC), all.stream().filter(SessionEvent::hasGuardEvent)
                     .map(e -> e.getGuardEvent().getStage()).toList());
         }
 
@@ -191,7 +194,7 @@ class SandboxSessionGrpcTest {
         assertEquals(CORRECT_HEAL, applied.getHealApplied().getCode());
         assertEquals("TypeError", applied.getHealApplied().getExceptionType());
         AttemptEvent gate = awaitPublished(attempt, AttemptEvent::hasGuardDecision);
-        assertEquals("accepted", gate.getGuardDecision().getVerdict());
+        assertEquals(GuardVerdict.ACCEPTED, gate.getGuardDecision().getVerdict());
 
         Session closed = sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session.getName()).build());
         assertEquals(Session.State.CLOSED, closed.getState());
@@ -212,11 +215,11 @@ class SandboxSessionGrpcTest {
         forbidden.put("lambda", "import pathlib\ntouch = lambda p: pathlib.Path(p).write_text('ran')\ntouch('" + lambdaCanary + "')\n" + CORRECT_HEAL);
         String attempt = "attempt-" + UUID.randomUUID();
         // Guard off: the control heal's own file write must run, and this test is about the gate alone.
-        Session session = create(attempt, "off");
+        Session session = create(attempt, GuardMode.OFF);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, CRASH_WAIT);
             // The canaries go to the program's working directory, its workspace (the sources are read-only to it).
-            ProbeResult cwd = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("import os\nos.getcwd()").build());
+            ProbeResult cwd = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode("import os\nos.getcwd()").build());
             Path workspace = Path.of(cwd.getValueRepr().substring(1, cwd.getValueRepr().length() - 1));
 
             for (Map.Entry<String, String> heal : forbidden.entrySet()) {
@@ -226,15 +229,15 @@ class SandboxSessionGrpcTest {
                 assertEquals("HEALCORE_REJECTED", SessionEvents.reason(rejected.getError()));
                 assertTrue(rejected.getError().getMessage().contains(heal.getKey()), rejected.getError().getMessage());
                 assertEquals(1, rejected.getGuardDecisionsCount());
-                assertEquals("gate", rejected.getGuardDecisions(0).getStage());
-                assertEquals("rejected", rejected.getGuardDecisions(0).getVerdict());
+                assertEquals(GuardStage.GATE, rejected.getGuardDecisions(0).getStage());
+                assertEquals(GuardVerdict.REJECTED, rejected.getGuardDecisions(0).getVerdict());
             }
             for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
                 assertFalse(Files.exists(workspace.resolve(canary)), "a rejected heal must never run: " + canary);
             }
 
             // Still paused at the same crash: the runtime never saw the rejected code.
-            ProbeResult stillPaused = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("rc").build());
+            ProbeResult stillPaused = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode("rc").build());
             assertEquals("1.0", stillPaused.getValueRepr());
 
             // Control: the same effect without the forbidden constructs passes the gate and really runs.
@@ -250,8 +253,8 @@ class SandboxSessionGrpcTest {
                 assertFalse(Files.exists(workspace.resolve(canary)), canary);
             }
         }
-        AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict().equals("rejected"));
-        assertEquals("gate", decision.getGuardDecision().getStage());
+        AttemptEvent decision = awaitPublished(attempt, e -> e.hasGuardDecision() && e.getGuardDecision().getVerdict() == GuardVerdict.REJECTED);
+        assertEquals(GuardStage.GATE, decision.getGuardDecision().getStage());
     }
 
     private boolean waitCompleted(SessionEvents watch) {

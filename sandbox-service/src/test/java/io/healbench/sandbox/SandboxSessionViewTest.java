@@ -3,12 +3,13 @@ package io.healbench.sandbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
@@ -111,12 +112,12 @@ class SandboxSessionViewTest {
                     + "try:\n    open('/etc/passwd').read(1)\n    open('/etc/hosts').read(1)\n"
                     + "except OSError as error:\n    found.append('CONTROL FAILED: /etc unreadable: ' + str(error))\n";
 
-            ProbeResult probe = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName())
+            ProbeResult probe = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName())
                     .setCode(check + "found").build());
             assertTrue(probe.getOk(), probe.toString());
             assertEquals("[]", probe.getValueRepr(), "seen from a forked probe");
 
-            HealResult heal = sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setResume(ResumeMode.SKIP)
+            HealResult heal = sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setResume(ResumeMode.SKIP)
                     .setCode(check + "import pathlib\npathlib.Path('" + HEAL_REPORT + "').write_text(repr(found))\n"
                             + CORRECT_HEAL).build());
             assertTrue(heal.getApplied(), heal.toString());
@@ -149,7 +150,7 @@ class SandboxSessionViewTest {
 
     /** A session's workspace, as its own process sees it: bound at the same path as on the host. */
     private Path workspaceOf(Session session) {
-        ProbeResult cwd = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("import os\nos.getcwd()").build());
+        ProbeResult cwd = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode("import os\nos.getcwd()").build());
         assertTrue(cwd.getOk(), cwd.toString());
         String repr = cwd.getValueRepr();
         return Path.of(repr.substring(1, repr.length() - 1));
@@ -160,7 +161,7 @@ class SandboxSessionViewTest {
     }
 
     private Session create(String instance) {
-        Session session = TestSessions.buggy(sandbox, instance, "off");
+        Session session = TestSessions.buggy(sandbox, instance, GuardMode.OFF);
         opened.add(session.getName());
         return session;
     }

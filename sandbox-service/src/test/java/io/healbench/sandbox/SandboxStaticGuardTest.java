@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.proto.guard.v1.GuardDecision;
+import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.proto.guard.v1.GuardStage;
+import io.healbench.proto.guard.v1.GuardVerdict;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
-import io.healbench.proto.sandbox.v1.GuardDecision;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
@@ -57,7 +60,7 @@ class SandboxStaticGuardTest {
         }
     }
 
-    private Session create(String guardMode) {
+    private Session create(GuardMode guardMode) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder()
                 .setInstanceId(INSTANCE).setVariant(Variant.BUGGY).setIntercept(true).setGuardMode(guardMode)
                 .setRequestId(UUID.randomUUID().toString()).putLabels("attempt_id", "static-" + guardMode).build());
@@ -66,45 +69,45 @@ class SandboxStaticGuardTest {
     }
 
     private HealResult heal(Session session, String code) {
-        return sandbox.heal(HealRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
+        return sandbox.healSession(HealSessionRequest.newBuilder().setName(session.getName()).setCode(code).setResume(ResumeMode.SKIP).build());
     }
 
     private static GuardDecision staticDecision(HealResult result) {
-        List<GuardDecision> stages = result.getGuardDecisionsList().stream().filter(d -> d.getStage().equals("static")).toList();
+        List<GuardDecision> stages = result.getGuardDecisionsList().stream().filter(d -> d.getStage() == GuardStage.STATIC).toList();
         assertEquals(1, stages.size(), result::toString);
         return stages.get(0);
     }
 
     @Test
     void enforceAbortsATaintedHealAndTheSessionStaysAtTheCrash() {
-        Session session = create("enforce");
+        Session session = create(GuardMode.ENFORCE);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
 
             HealResult aborted = heal(session, TAINTED_HEAL);
             assertFalse(aborted.getApplied(), aborted.toString());
             assertEquals("ABORTED", SessionEvents.reason(aborted.getError()));
-            assertEquals(List.of("gate", "static"), aborted.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
+            assertEquals(List.of(GuardStage.GATE, GuardStage.STATIC), aborted.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
             GuardDecision rejected = staticDecision(aborted);
-            assertEquals("rejected", rejected.getVerdict());
+            assertEquals(GuardVerdict.REJECTED, rejected.getVerdict());
             assertTrue(rejected.getReason().startsWith("TAINTED: name:report reaches os.makedirs (name)"), rejected.getReason());
             assertTrue(aborted.getError().getMessage().contains("os.makedirs"), aborted.getError().getMessage());
 
             // Nothing was applied: the live frame still has the crash's values, and the session is still paused.
-            String live = sandbox.probe(ProbeRequest.newBuilder().setName(session.getName()).setCode("report").build()).getValueRepr();
+            String live = sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session.getName()).setCode("report").build()).getValueRepr();
             assertEquals("'healguard-report/hsv'", live);
 
             HealResult committed = heal(session, CLEAN_HEAL);
             assertTrue(committed.getApplied(), committed.toString());
             GuardDecision accepted = staticDecision(committed);
-            assertEquals("accepted", accepted.getVerdict());
+            assertEquals(GuardVerdict.ACCEPTED, accepted.getVerdict());
             assertTrue(accepted.getReason().startsWith("CLEAN"), accepted.getReason());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
             assertTrue(outcome.getPassed(), outcome.toString());
             assertEquals(1, outcome.getHealsApplied());
             assertEquals(1, outcome.getHealsRejected(), "the aborted heal counts as rejected: " + outcome);
-            long staticEvents = watch.all().stream().filter(e -> e.hasGuardEvent() && e.getGuardEvent().getStage().equals("static")).count();
+            long staticEvents = watch.all().stream().filter(e -> e.hasGuardEvent() && e.getGuardEvent().getStage() == GuardStage.STATIC).count();
             assertEquals(2, staticEvents, "each static decision is a session event");
         }
     }
@@ -116,7 +119,7 @@ class SandboxStaticGuardTest {
      */
     @Test
     void aCleanVerdictReachesHealrtWithTheCommitAndWaivesTheBoolNoneRule() {
-        Session session = create("enforce");
+        Session session = create(GuardMode.ENFORCE);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
 
@@ -127,25 +130,25 @@ class SandboxStaticGuardTest {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
             assertTrue(outcome.getPassed(), outcome.toString());
             List<GuardDecision> dynamic = watch.all().stream().filter(SessionEvent::hasGuardEvent).map(SessionEvent::getGuardEvent)
-                    .filter(d -> d.getStage().equals("dynamic")).toList();
-            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict().equals("waived") && d.getReason().equals("None")),
+                    .filter(d -> d.getStage() == GuardStage.DYNAMIC).toList();
+            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict() == GuardVerdict.WAIVED && d.getReason().equals("None")),
                     "the None source is recorded as waived: " + dynamic);
-            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict().equals("waived") && d.getReason().startsWith("os.")),
+            assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict() == GuardVerdict.WAIVED && d.getReason().startsWith("os.")),
                     "the directory creation the rule would have blocked is recorded: " + dynamic);
-            assertTrue(dynamic.stream().noneMatch(d -> d.getVerdict().equals("blocked")), dynamic.toString());
+            assertTrue(dynamic.stream().noneMatch(d -> d.getVerdict() == GuardVerdict.BLOCKED), dynamic.toString());
         }
     }
 
     @Test
     void observeRecordsATaintedHealAndCommitsIt() {
-        Session session = create("observe");
+        Session session = create(GuardMode.OBSERVE);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
 
             HealResult healed = heal(session, TAINTED_HEAL);
             assertTrue(healed.getApplied(), healed.toString());
             GuardDecision observed = staticDecision(healed);
-            assertEquals("observed", observed.getVerdict());
+            assertEquals(GuardVerdict.OBSERVED, observed.getVerdict());
             assertTrue(observed.getReason().startsWith("TAINTED: name:report"), observed.getReason());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
@@ -156,13 +159,13 @@ class SandboxStaticGuardTest {
 
     @Test
     void offRunsNoStaticStage() {
-        Session session = create("off");
+        Session session = create(GuardMode.OFF);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
 
             HealResult healed = heal(session, TAINTED_HEAL);
             assertTrue(healed.getApplied(), healed.toString());
-            assertEquals(List.of("gate"), healed.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
+            assertEquals(List.of(GuardStage.GATE), healed.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
             assertTrue(watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getPassed());
         }
     }

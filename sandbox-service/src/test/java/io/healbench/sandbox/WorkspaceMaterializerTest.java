@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.InstanceCatalog;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.Variant;
@@ -127,7 +128,7 @@ class WorkspaceMaterializerTest {
     void theHealrtSpecAndLaunchComeFromThePlan() throws IOException {
         Workspace ws = materializer.materialize(instance(INSTANCE), Variant.BUGGY);
         try {
-            LaunchRequest launch = invocation.prepare(ws, true, "enforce");
+            LaunchRequest launch = invocation.prepare(ws, true, GuardMode.ENFORCE);
             RunPlan plan = ws.plan();
             assertEquals(List.of(plan.python(), "-m", "healrt", "--spec", ws.runtimeSpec().toString()), launch.command());
             assertEquals(String.join(":", Stream.concat(Stream.of(paths.healrtDir().toString()), plan.pythonpath().stream()).toList()),
@@ -154,7 +155,7 @@ class WorkspaceMaterializerTest {
         assertEquals("cpython-stdlib", stdlib.policy());
         Workspace ws = materializer.materialize(stdlib, Variant.REFERENCE);
         try {
-            invocation.prepare(ws, true, "observe");
+            invocation.prepare(ws, true, GuardMode.OBSERVE);
             JsonNode guard = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
             assertEquals("observe", guard.get("mode").asText());
             JsonNode policy = guard.get("policy");
@@ -167,7 +168,7 @@ class WorkspaceMaterializerTest {
             assertEquals(0, gzipOpen.get("index").asInt());
             assertTrue(policy.get("operations").has("process"), "default's categories stay");
 
-            invocation.prepare(ws, false, "off");
+            invocation.prepare(ws, false, GuardMode.OFF);
             JsonNode off = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
             assertEquals("off", off.get("mode").asText());
             assertFalse(off.has("policy"), "a run without the guard needs no policy");

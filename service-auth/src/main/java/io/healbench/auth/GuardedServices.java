@@ -5,14 +5,14 @@ import java.util.Set;
 
 /**
  * Which gRPC services only HealBench's own services may call, and the header their token travels in. BenchService and
- * AgentGateway are not among them: people, tenants and their agents call those with their Keycloak tokens (and health
+ * AgentGatewayService are not among them: people, tenants and their agents call those with their Keycloak tokens (and health
  * checks stay open everywhere).
  */
 final class GuardedServices {
 
     /** The full names of the internal services: each is also the audience of the tokens for it. */
     static final Set<String> NAMES = Set.of("healbench.sandbox.v1.SandboxService", "healbench.guard.v1.GuardService",
-            "healbench.bench.v1.AttemptClaims");
+            "healbench.bench.v1.AttemptClaimsService");
 
     /**
      * A header of its own, not {@code authorization}: in the standalone JVM the bench service's OIDC reads that one, and

@@ -1,14 +1,13 @@
 package io.healbench.auth;
 
-import com.google.protobuf.Any;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
-import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
+import io.grpc.Status;
+import io.healbench.proto.rpc.RichStatus;
 import io.quarkus.grpc.GlobalInterceptor;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -42,11 +41,7 @@ public class ServiceTokenServerInterceptor implements ServerInterceptor {
             return next.startCall(call, headers);
         } catch (ServiceTokens.Refused refused) {
             LOG.warnf("refused a call of %s: %s", call.getMethodDescriptor().getFullMethodName(), refused.getMessage());
-            StatusRuntimeException error = StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
-                    .setCode(Code.UNAUTHENTICATED_VALUE).setMessage(refused.getMessage())
-                    .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(refused.reason()).setDomain(DOMAIN).build())).build());
-            call.close(error.getStatus(), error.getTrailers() == null ? new Metadata() : error.getTrailers());
-            return new ServerCall.Listener<>() {};
+            return RichStatus.refuse(call, RichStatus.exception(Status.Code.UNAUTHENTICATED, DOMAIN, refused.reason(), refused.getMessage()));
         }
     }
 }

@@ -1,15 +1,13 @@
 package io.healbench.standalone;
 
-import com.google.protobuf.Any;
 import com.google.rpc.Code;
-import com.google.rpc.ErrorInfo;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
-import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
+import io.grpc.Status;
 import io.healbench.agent.service.external.ExternalCallerAuth;
+import io.healbench.proto.rpc.RichStatus;
 import io.quarkus.grpc.GlobalInterceptor;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -43,12 +41,8 @@ public class StandaloneTokenCheck implements ServerInterceptor {
         if (!call.getMethodDescriptor().getServiceName().equals(BENCH_SERVICE) || presented(headers.get(AUTHORIZATION))) {
             return next.startCall(call, headers);
         }
-        StatusRuntimeException refused = StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
-                .setCode(Code.UNAUTHENTICATED_VALUE).setMessage("this platform's API needs the token it printed (--token)")
-                .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("TOKEN_REQUIRED").setDomain("bench.healbench.io").build()))
-                .build());
-        call.close(refused.getStatus(), refused.getTrailers() == null ? new Metadata() : refused.getTrailers());
-        return new ServerCall.Listener<>() {};
+        return RichStatus.refuse(call, RichStatus.exception(Status.Code.UNAUTHENTICATED, "bench.healbench.io", "TOKEN_REQUIRED",
+                "this platform's API needs the token it printed (--token)"));
     }
 
     /** Ahead of every HTTP route: the REST API under {@value #REST_PREFIX} (health checks and /mcp keep their own rules). */

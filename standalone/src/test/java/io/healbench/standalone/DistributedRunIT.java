@@ -30,6 +30,8 @@ import io.healbench.proto.bench.v1.ListRunsRequest;
 import io.healbench.proto.bench.v1.RegradeRunRequest;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.proto.guard.v1.GuardStage;
 import io.healbench.testsupport.ServiceProcess;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -161,7 +163,7 @@ class DistributedRunIT {
         BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
 
         Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("rules")
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
         assertEquals(ids.size(), created.getAttemptsTotal());
 
         List<Run> streamed = new ArrayList<>();
@@ -178,7 +180,7 @@ class DistributedRunIT {
         for (Attempt attempt : attempts) {
             assertEquals(Attempt.State.COMPLETED, attempt.getState(), attempt.toString());
             assertTrue(attempt.getHealPoints() >= 1, "the BUGGY run crashed and paused: " + attempt);
-            assertTrue(attempt.getGuardDecisionsList().stream().anyMatch(d -> d.getStage().equals("gate")),
+            assertTrue(attempt.getGuardDecisionsList().stream().anyMatch(d -> d.getStage() == GuardStage.GATE),
                     "guard-service's gate decided on the heal: " + attempt);
         }
 
@@ -212,7 +214,7 @@ class DistributedRunIT {
         int served = llm.requestsServed();
         Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("toolloop")
                 .setAgentConfig(AgentConfig.newBuilder().setBackbone("stub").setCassetteMode(CassetteMode.CASSETTE_OFF))
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
         List<Run> streamed = new ArrayList<>();
         alice.withDeadlineAfter(10, TimeUnit.MINUTES).watchRun(WatchRunRequest.newBuilder().setName(created.getName())
                 .build()).forEachRemaining(streamed::add);
@@ -267,7 +269,7 @@ class DistributedRunIT {
         Map<Integer, String> before = metricsOfEachService();
         BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
         Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(HEALED_BY_RULES).setAgent("rules")
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
         Run last = finished(alice, created);
         assertEquals(Run.State.SUCCEEDED, last.getState(), last.toString());
 
@@ -305,7 +307,7 @@ class DistributedRunIT {
     void oneAttemptIsOneTraceAcrossTheServices() throws Exception {
         BenchServiceGrpc.BenchServiceBlockingStub alice = stub(token("healbench-acme", "alice"));
         Run created = alice.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(HEALED_BY_RULES).setAgent("rules")
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
         assertEquals(Run.State.SUCCEEDED, finished(alice, created).getState());
         String attemptName = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
                 .getAttempts(0).getName();
@@ -349,7 +351,7 @@ class DistributedRunIT {
                 .addInstanceIds(ProcessRunner.firstStdlibInstances(ProcessRunner.repoRoot(), 1).get(0)).setAgent("toolloop")
                 .setAgentConfig(AgentConfig.newBuilder().setBackbone("openai:stub-model@" + llm.openAiBaseUrl())
                         .setLimits(io.healbench.proto.agent.v1.Limits.newBuilder().setCostUsdPerAttempt(0.5)))
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build()));
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
         assertEquals("UNPRICED_BACKBONE", new Ended(e.getStatus(), e.getTrailers()).reason());
         assertEquals(runsBefore, runRows(), "no run was made");
@@ -365,7 +367,7 @@ class DistributedRunIT {
     @Test
     void callsWithoutATokenAreRefused() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> BenchServiceGrpc.newBlockingStub(channel)
-                .createRun(CreateRunRequest.newBuilder().setAgent("rules").setGuardMode("enforce").setRepeats(1).build()));
+                .createRun(CreateRunRequest.newBuilder().setAgent("rules").setGuardMode(GuardMode.ENFORCE).setRepeats(1).build()));
         assertEquals(Status.Code.UNAUTHENTICATED, e.getStatus().getCode());
     }
 
@@ -374,7 +376,7 @@ class DistributedRunIT {
         ServiceTokens ours = new ServiceTokens(SERVICE_KEY, Clock.systemUTC());
         ServiceTokens stranger = new ServiceTokens(ServiceTokens.randomKey(), Clock.systemUTC());
         Map<Integer, String> services = Map.of(8102, "healbench.sandbox.v1.SandboxService", 8101, "healbench.guard.v1.GuardService",
-                8104, "healbench.bench.v1.AttemptClaims");
+                8104, "healbench.bench.v1.AttemptClaimsService");
         for (Map.Entry<Integer, String> service : services.entrySet()) {
             ManagedChannel direct = ManagedChannelBuilder.forAddress("127.0.0.1", service.getKey()).usePlaintext().build();
             try {
@@ -425,7 +427,7 @@ class DistributedRunIT {
                                 .setName("sessions/none").build());
                 case "healbench.guard.v1.GuardService" -> io.healbench.proto.guard.v1.GuardServiceGrpc.newBlockingStub(authed)
                         .withDeadlineAfter(30, TimeUnit.SECONDS).checkHealCode(io.healbench.proto.guard.v1.CheckHealCodeRequest.getDefaultInstance());
-                default -> io.healbench.proto.bench.v1.AttemptClaimsGrpc.newBlockingStub(authed)
+                default -> io.healbench.proto.bench.v1.AttemptClaimsServiceGrpc.newBlockingStub(authed)
                         .withDeadlineAfter(30, TimeUnit.SECONDS).renewClaim(io.healbench.proto.bench.v1.RenewClaimRequest.newBuilder()
                                 .setTenant("acme").setAttemptId("none").setClaimId("none").build());
             }
@@ -440,7 +442,7 @@ class DistributedRunIT {
     void anotherTenantCannotSeeTheRun() throws Exception {
         List<Instance> instances = InstanceCatalog.load(ProcessRunner.repoRoot().resolve("dataset")).all();
         Run created = stub(token("healbench-acme", "alice")).createRun(CreateRunRequest.newBuilder()
-                .addInstanceIds(instances.get(0).id()).setAgent("rules").setGuardMode("enforce").setRepeats(1)
+                .addInstanceIds(instances.get(0).id()).setAgent("rules").setGuardMode(GuardMode.ENFORCE).setRepeats(1)
                 .setRequestId(UUID.randomUUID().toString()).build());
         BenchServiceGrpc.BenchServiceBlockingStub gina = stub(token("healbench-globex", "gina"));
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> gina
@@ -559,13 +561,13 @@ class DistributedRunIT {
             var request = io.healbench.proto.agent.v1.ConnectRequest.newBuilder();
             assertEquals("NOT_CLAIMED", GatewayTestClient.reason(otto.call(request.clone()
                     .setGetCrash(io.healbench.proto.agent.v1.GetCrashRequest.getDefaultInstance()))));
-            assertEquals("BAD_ARGUMENT", GatewayTestClient.reason(otto.call(request.clone())));
+            assertEquals("ARGUMENT_INVALID", GatewayTestClient.reason(otto.call(request.clone())));
             io.healbench.proto.agent.v1.ConnectResponse claimed = otto.claim(created.getName());
             assertTrue(claimed.getClaim().getStep().hasCrash(), claimed.toString());
             assertEquals(6, claimed.getClaim().getLeaseSeconds());
             assertTrue(claimed.getBudget().getWallMsLeft() > 0, claimed.toString());
             assertEquals("ALREADY_CLAIMED", GatewayTestClient.reason(otto.claim(created.getName())));
-            assertEquals("BAD_ARGUMENT", GatewayTestClient.reason(otto.call(request.clone()
+            assertEquals("ARGUMENT_INVALID", GatewayTestClient.reason(otto.call(request.clone()
                     .setHeal(io.healbench.proto.agent.v1.HealRequest.newBuilder().setCode("pass")))));
             io.healbench.proto.agent.v1.ConnectResponse probe = otto.call(request.clone()
                     .setProbe(io.healbench.proto.agent.v1.ProbeRequest.newBuilder().setCode("6 * 7")));
@@ -628,7 +630,7 @@ class DistributedRunIT {
 
     private static Run externalRun(BenchServiceGrpc.BenchServiceBlockingStub runner, List<String> ids) {
         return runner.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(ids).setAgent("external")
-                .setGuardMode("enforce").setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(1).setRequestId(UUID.randomUUID().toString()).build());
     }
 
     /** Reraises every crash from {@code step} on, until the program ends and the server closes the stream. */

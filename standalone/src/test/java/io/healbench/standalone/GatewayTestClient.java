@@ -7,7 +7,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
-import io.healbench.proto.agent.v1.AgentGatewayGrpc;
+import io.healbench.proto.agent.v1.AgentGatewayServiceGrpc;
 import io.healbench.proto.agent.v1.ClaimRequest;
 import io.healbench.proto.agent.v1.ConnectRequest;
 import io.healbench.proto.agent.v1.ConnectResponse;
@@ -34,7 +34,7 @@ final class GatewayTestClient implements AutoCloseable {
         }
         Channel authed = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
         ClientCallStreamObserver<ConnectRequest>[] opened = new ClientCallStreamObserver[1];
-        AgentGatewayGrpc.newStub(authed).connect(new ClientResponseObserver<ConnectRequest, ConnectResponse>() {
+        AgentGatewayServiceGrpc.newStub(authed).connect(new ClientResponseObserver<ConnectRequest, ConnectResponse>() {
             @Override
             public void beforeStart(ClientCallStreamObserver<ConnectRequest> stream) {
                 opened[0] = stream;

@@ -14,6 +14,7 @@ import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.OutcomeClass;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.testsupport.ServiceProcess;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -144,7 +145,7 @@ class KillRecoveryIT {
     private void survives(Disruption disruption) throws Exception {
         BenchServiceGrpc.BenchServiceBlockingStub bench = BenchServiceGrpc.newBlockingStub(channel);
         Run created = bench.createRun(CreateRunRequest.newBuilder().addAllInstanceIds(instances).setAgent("rules")
-                .setGuardMode("enforce").setRepeats(2).setRequestId(UUID.randomUUID().toString()).build());
+                .setGuardMode(GuardMode.ENFORCE).setRepeats(2).setRequestId(UUID.randomUUID().toString()).build());
         assertEquals(ATTEMPTS, created.getAttemptsTotal());
         GetRunRequest get = GetRunRequest.newBuilder().setName(created.getName()).build();
 

@@ -35,6 +35,13 @@ public interface AgentSettings {
     @WithDefault("3")
     int maxRequeues();
 
+    /**
+     * The agent pool this worker serves: application.properties names its work queue {@code attempts.<pool>} after it,
+     * where bench-service routes the attempts of the runs that name the pool.
+     */
+    @WithDefault("default")
+    String pool();
+
     /** Cap of one unary sandbox call (create, heal, reraise, close). */
     @WithDefault("120s")
     Duration sandboxCallTimeout();

@@ -10,7 +10,7 @@ import io.healbench.agent.service.external.ExternalAttempts;
 import io.healbench.agent.service.external.ExternalCaller;
 import io.healbench.agent.service.external.ExternalCallerAuth;
 import io.healbench.agent.service.external.ExternalFailure;
-import io.healbench.proto.agent.v1.AgentGateway;
+import io.healbench.proto.agent.v1.AgentGatewayService;
 import io.healbench.proto.agent.v1.ConnectRequest;
 import io.healbench.proto.agent.v1.ConnectResponse;
 import io.quarkus.grpc.GrpcService;
@@ -25,7 +25,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  */
 @GrpcService
 @RegisterInterceptor(AgentGatewayGrpcService.AuthorizationHeader.class)
-public class AgentGatewayGrpcService implements AgentGateway {
+public class AgentGatewayGrpcService implements AgentGatewayService {
 
     private final ExternalAttempts attempts;
     private final ExternalCallerAuth auth;

@@ -1,7 +1,5 @@
 package io.healbench.agent.grpc;
 
-import com.google.protobuf.Any;
-import com.google.rpc.ErrorInfo;
 import com.google.rpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -32,6 +30,7 @@ import io.healbench.proto.agent.v1.ReraiseResponse;
 import io.healbench.proto.agent.v1.Resume;
 import io.healbench.proto.agent.v1.SearchCodeResponse;
 import io.healbench.proto.agent.v1.Step;
+import io.healbench.proto.rpc.RichStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -184,9 +183,7 @@ final class AgentGatewayMapper {
 
     /** A failure as the API's {@code google.rpc.Status}: its code, message and documented reason. */
     static Status status(ExternalFailure failure) {
-        return Status.newBuilder().setCode(code(failure.kind()).value()).setMessage(String.valueOf(failure.getMessage()))
-                .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(failure.reason()).setDomain(ExternalFailure.DOMAIN).build()))
-                .build();
+        return RichStatus.status(code(failure.kind()), ExternalFailure.DOMAIN, failure.reason(), String.valueOf(failure.getMessage()));
     }
 
     static StatusRuntimeException fatal(ExternalFailure failure) {

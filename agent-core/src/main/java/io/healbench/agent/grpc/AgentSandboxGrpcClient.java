@@ -5,10 +5,11 @@ import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.HealResume;
 import io.healbench.agent.service.AgentSandbox;
 import io.healbench.agent.service.SessionTools;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
-import io.healbench.proto.sandbox.v1.ReraiseRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
+import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
@@ -39,7 +40,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
                 .setInstanceId(spec.instanceId())
                 .setVariant(Variant.BUGGY)
                 .setIntercept(true)
-                .setGuardMode(spec.guardMode())
+                .setGuardMode(GuardProtos.mode(spec.guardMode()))
                 .setExpectedDigest(spec.instanceDigest())
                 .setRequestId(UUID.randomUUID().toString())
                 .putLabels("tenant", spec.tenant())
@@ -57,12 +58,12 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
 
     @Override
     public HealReply heal(String session, String code, HealResume resume) {
-        HealRequest request = HealRequest.newBuilder()
+        HealSessionRequest request = HealSessionRequest.newBuilder()
                 .setName(session)
                 .setCode(code)
                 .setResume(AgentSandboxProtoMapper.resume(resume))
                 .build();
-        return AgentSandboxProtoMapper.healReply(call("Heal " + session, sandbox.heal(request)));
+        return AgentSandboxProtoMapper.healReply(call("HealSession " + session, sandbox.healSession(request)));
     }
 
     @Override
@@ -72,7 +73,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
 
     @Override
     public void reraise(String session) {
-        call("Reraise " + session, sandbox.reraise(ReraiseRequest.newBuilder().setName(session).build()));
+        call("ReraiseSession " + session, sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session).build()));
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.healbench.agent.service.SessionTools;
 import io.healbench.proto.sandbox.v1.ListFilesRequest;
 import io.healbench.proto.sandbox.v1.ListFilesResponse;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
@@ -41,14 +41,14 @@ final class AgentSessionToolsGrpc implements SessionTools {
 
     @Override
     public ProbeReply probe(String code, Duration timeout) {
-        ProbeResult result = call("Probe", sandbox.probe(ProbeRequest.newBuilder().setName(session).setCode(code)
+        ProbeResult result = call("ProbeSession", sandbox.probeSession(ProbeSessionRequest.newBuilder().setName(session).setCode(code)
                 .setTimeoutSeconds(timeout.toMillis() / 1000.0).build()));
         return new ProbeReply(result.getOk(), result.getOutput(), result.getValueRepr(), result.getError());
     }
 
     @Override
     public FileView readFile(String path, int start, int end) {
-        ReadFileResponse file = call("ReadFile", sandbox.readFile(ReadFileRequest.newBuilder().setName(session)
+        ReadFileResponse file = call("ReadFile", sandbox.readFile(ReadFileRequest.newBuilder().setParent(session)
                 .setPath(path).setStartLine(start).setEndLine(end).build()));
         return new FileView(file.getPath(), file.getContent(), file.getTotalLines(), file.getStartLine(),
                 file.getEndLine(), file.getTruncated());
@@ -56,7 +56,7 @@ final class AgentSessionToolsGrpc implements SessionTools {
 
     @Override
     public FileListing listFiles(String directory, String glob) {
-        ListFilesResponse listing = call("ListFiles", sandbox.listFiles(ListFilesRequest.newBuilder().setName(session)
+        ListFilesResponse listing = call("ListFiles", sandbox.listFiles(ListFilesRequest.newBuilder().setParent(session)
                 .setDirectory(directory).setGlob(glob).setRecursive(true).setPageSize(PAGE).build()));
         return new FileListing(listing.getFilesList().stream()
                 .map(entry -> new FileEntry(entry.getPath(), entry.getSize(), entry.getIsDir())).toList(),
@@ -66,8 +66,8 @@ final class AgentSessionToolsGrpc implements SessionTools {
     @Override
     public CodeMatches searchCode(String pattern, String glob) {
         SearchCodeResponse found = call("SearchCode", sandbox.searchCode(SearchCodeRequest.newBuilder()
-                .setName(session).setQuery(pattern).setRegex(true).setCaseSensitive(true).setPathGlob(glob)
-                .setMaxResults(PAGE).build()));
+                .setParent(session).setQuery(pattern).setRegex(true).setCaseSensitive(true).setPathGlob(glob)
+                .setPageSize(PAGE).build()));
         return new CodeMatches(found.getMatchesList().stream()
                 .map(match -> new CodeMatch(match.getPath(), match.getLine(), match.getText())).toList(),
                 !found.getNextPageToken().isEmpty(), found.getFilesSkipped());

@@ -5,7 +5,7 @@ import io.healbench.agent.messaging.AgentConfigMapper;
 import io.healbench.agent.service.external.AttemptClaims;
 import io.healbench.agent.service.external.ExternalFailure;
 import io.healbench.proto.bench.v1.AttemptClaim;
-import io.healbench.proto.bench.v1.AttemptClaimsGrpc;
+import io.healbench.proto.bench.v1.AttemptClaimsServiceGrpc;
 import io.healbench.proto.bench.v1.ClaimAttemptRequest;
 import io.healbench.proto.bench.v1.ReleaseClaimRequest;
 import io.healbench.proto.bench.v1.RenewClaimRequest;
@@ -20,9 +20,9 @@ public class AttemptClaimsGrpcClient implements AttemptClaims {
 
     private static final long CALL_TIMEOUT_SECONDS = 20;
 
-    private final AttemptClaimsGrpc.AttemptClaimsBlockingStub bench;
+    private final AttemptClaimsServiceGrpc.AttemptClaimsServiceBlockingStub bench;
 
-    public AttemptClaimsGrpcClient(@GrpcClient("bench") AttemptClaimsGrpc.AttemptClaimsBlockingStub bench) {
+    public AttemptClaimsGrpcClient(@GrpcClient("bench") AttemptClaimsServiceGrpc.AttemptClaimsServiceBlockingStub bench) {
         this.bench = bench;
     }
 
@@ -51,7 +51,7 @@ public class AttemptClaimsGrpcClient implements AttemptClaims {
                 .setClaimId(claimId).setReason(reason).build()));
     }
 
-    private AttemptClaimsGrpc.AttemptClaimsBlockingStub stub() {
+    private AttemptClaimsServiceGrpc.AttemptClaimsServiceBlockingStub stub() {
         return bench.withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -70,7 +70,7 @@ public class AttemptClaimsGrpcClient implements AttemptClaims {
                 case NOT_FOUND -> ExternalFailure.recoverable(ExternalFailure.Kind.NOT_FOUND,
                         reason.isEmpty() ? "ATTEMPT_NOT_FOUND" : reason, message);
                 case INVALID_ARGUMENT -> ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT,
-                        "BAD_ARGUMENT", message);
+                        "ARGUMENT_INVALID", message);
                 case ABORTED, FAILED_PRECONDITION -> ExternalFailure.fatal(ExternalFailure.Kind.ABORTED,
                         reason.isEmpty() ? "CLAIM_LAPSED" : reason, message);
                 default -> ExternalFailure.fatal(ExternalFailure.Kind.UNAVAILABLE, "SANDBOX_UNAVAILABLE",

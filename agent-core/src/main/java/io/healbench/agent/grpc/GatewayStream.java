@@ -81,7 +81,7 @@ final class GatewayStream {
         boolean over = false;
         try {
             if (request.getRequestId().length() > MAX_REQUEST_ID_CHARS) {
-                throw ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT, "BAD_ARGUMENT",
+                throw ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT, "ARGUMENT_INVALID",
                         "request_id is longer than " + MAX_REQUEST_ID_CHARS + " characters");
             }
             switch (request.getActionCase()) {
@@ -94,7 +94,7 @@ final class GatewayStream {
                                     usage.getInputTokens(), usage.getOutputTokens(), usage.getCostUsd(), usage.getModel()))));
                 }
                 case ACTION_NOT_SET -> throw ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT,
-                        "BAD_ARGUMENT", "the request names no action");
+                        "ARGUMENT_INVALID", "the request names no action");
                 default -> {
                     requireClaim();
                     String tool = AgentGatewayMapper.tool(request);

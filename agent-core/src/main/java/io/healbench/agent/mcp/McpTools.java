@@ -207,7 +207,7 @@ final class McpTools {
     }
 
     private static ExternalFailure badArgument(String message) {
-        return ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT, "BAD_ARGUMENT", message);
+        return ExternalFailure.recoverable(ExternalFailure.Kind.INVALID_ARGUMENT, "ARGUMENT_INVALID", message);
     }
 
     /** The context of one request of {@code caller}, as the tools read it. */

@@ -65,6 +65,7 @@ public class AgentAttemptConsumer {
     private final RecentAttempts recent = new RecentAttempts();
     private final Duration requeueDelay;
     private final int maxRequeues;
+    private final String pool;
 
     public AgentAttemptConsumer(AttemptRunner runner, AttemptEventPublisher publisher, AttemptTraces traces, AgentMetrics metrics,
             AgentSettings settings) {
@@ -78,6 +79,7 @@ public class AgentAttemptConsumer {
         }
         this.slots = new Semaphore(concurrent);
         this.requeueDelay = settings.requeueDelay();
+        this.pool = settings.pool();
         this.maxRequeues = settings.maxRequeues();
         AtomicInteger numbers = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(concurrent, task -> {
@@ -165,9 +167,9 @@ public class AgentAttemptConsumer {
             return message.nack(e, Metadata.of(new RabbitMQRejectMetadata(true)));
         }
         metrics.attemptEnded(spec, result);
-        LOG.infof("attempt %s completed: failure_class=%s proceeded=%s passed=%s heal_points=%d applied=%d"
+        LOG.infof("attempt %s completed in pool %s: failure_class=%s proceeded=%s passed=%s heal_points=%d applied=%d"
                         + " rejected=%d exit_cause=%s detail=%.300s",
-                spec.attemptId(), result.failureClass().wireName(), result.proceeded(), result.passed(),
+                spec.attemptId(), pool, result.failureClass().wireName(), result.proceeded(), result.passed(),
                 result.healPoints(), result.healsApplied(), result.healsRejected(), result.exitCause(), result.detail());
         return message.ack();
     }

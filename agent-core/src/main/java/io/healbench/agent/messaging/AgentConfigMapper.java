@@ -8,6 +8,7 @@ import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.llm.HealerAgent;
 import io.healbench.proto.agent.v1.AgentConfig;
 import io.healbench.proto.events.v1.AttemptRequest;
+import io.healbench.proto.guard.v1.GuardProtos;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,7 +22,7 @@ public final class AgentConfigMapper {
     /** An attempt as the wire carries it (the work queue's message, or a claim's). */
     public static AttemptSpec spec(AttemptRequest request) {
         return new AttemptSpec(request.getTenant(), request.getRunId(), request.getAttemptId(),
-                request.getInstanceId(), request.getRepeat(), request.getAgent(), request.getGuardMode(),
+                request.getInstanceId(), request.getRepeat(), request.getAgent(), GuardProtos.mode(request.getGuardMode()),
                 settings(request.getAgent(), request.getAgentConfig()), request.getInstanceDigest());
     }
 

@@ -48,7 +48,8 @@ public class AttemptRunner {
             tally.agentFailed("agent '" + spec.agent() + "' cannot run this attempt: " + e.getMessage());
             return tally.unfinished("not_started", elapsedMs(start), "");
         }
-        AgentEnding ending = new AgentEnding(agent.get(), spec.attemptId(), tally);
+        HealingAgent attemptAgent = agent.get().forAttempt(spec);
+        AgentEnding ending = new AgentEnding(attemptAgent, spec.attemptId(), tally);
         String session;
         try {
             session = sandbox.create(spec);
@@ -60,7 +61,7 @@ public class AttemptRunner {
         tally.sessionStarted(session);
         try {
             sessionStarted.accept(session);
-            return drive(spec, agent.get(), session, tally, ending, start);
+            return drive(spec, attemptAgent, session, tally, ending, start);
         } catch (AgentSandboxFailure failure) {
             ending.end();
             tally.infrastructureFailed("the sandbox failed during " + session + ": " + failure.getMessage(),

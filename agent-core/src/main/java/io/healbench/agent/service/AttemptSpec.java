@@ -1,5 +1,6 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.guard.GuardMode;
 import java.util.Objects;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Objects;
  * digest in the run's manifest, which the sandbox checks (empty: unchecked).
  */
 public record AttemptSpec(
-        String tenant, String runId, String attemptId, String instanceId, int repeat, String agent, String guardMode,
+        String tenant, String runId, String attemptId, String instanceId, int repeat, String agent, GuardMode guardMode,
         LlmSettings llm, String instanceDigest) {
 
     public AttemptSpec {

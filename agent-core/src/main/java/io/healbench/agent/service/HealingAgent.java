@@ -22,6 +22,16 @@ public interface HealingAgent {
     }
 
     /**
+     * Who takes the attempt's calls from here on ({@link #decide}, {@link #healTries}, {@link #healApplied},
+     * {@link #healPointEnded}, {@link #attemptEnded}), asked once after {@link #attemptStarted}; the runner drops it
+     * when the attempt ends. An agent whose history belongs to one attempt returns a fresh object holding it, so that
+     * it needs no map by attempt id. By default the agent itself. Must not throw.
+     */
+    default HealingAgent forAttempt(AttemptSpec spec) {
+        return this;
+    }
+
+    /**
      * Heals one heal point may submit before the runner reraises (0: no limit of the runner's; the agent keeps its
      * own). By default the LLM agents' limit, or the worker's setting for offline agents.
      */

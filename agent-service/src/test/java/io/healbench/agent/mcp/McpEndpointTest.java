@@ -65,12 +65,12 @@ class McpEndpointTest {
 
         // Checked by ExternalAttempts itself, before it asks bench-service anything.
         Map<String, Object> badTarget = structured(post(bearer, call(3, "claim", "{\"run\":\"not a run\"}")));
-        assertEquals("BAD_ARGUMENT", badTarget.get("reason"));
+        assertEquals("ARGUMENT_INVALID", badTarget.get("reason"));
         Map<String, Object> notHeld = structured(post(bearer, call(4, "get_crash", "{\"attempt\":\"runs/r1/attempts/a1\"}")));
         assertEquals("ATTEMPT_NOT_FOUND", notHeld.get("reason"));
         assertEquals(false, notHeld.get("fatal"));
         Map<String, Object> noAttempt = structured(post(bearer, call(5, "probe", "{\"code\":\"1\"}")));
-        assertEquals("BAD_ARGUMENT", noAttempt.get("reason"));
+        assertEquals("ARGUMENT_INVALID", noAttempt.get("reason"));
     }
 
     private static String call(int id, String tool, String arguments) {

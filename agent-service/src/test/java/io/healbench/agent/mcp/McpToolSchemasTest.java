@@ -272,7 +272,7 @@ class McpToolSchemasTest {
 
         Map<String, Object> twoTargets = call(server, "claim", Map.of("run", "runs/r1", "attempt", ATTEMPT));
         assertEquals(true, twoTargets.get("isError"));
-        assertEquals("BAD_ARGUMENT", structuredOf(twoTargets).get("reason"));
+        assertEquals("ARGUMENT_INVALID", structuredOf(twoTargets).get("reason"));
 
         domain.failure = ExternalFailure.recoverable(ExternalFailure.Kind.NOT_FOUND, "ATTEMPT_NOT_FOUND", "not yours");
         Map<String, Object> refused = call(server, "heal", Map.of("attempt", ATTEMPT, "code", "x = 1", "resume", "skip"));
@@ -415,10 +415,10 @@ class McpToolSchemasTest {
         try {
             call.run();
         } catch (ExternalFailure failure) {
-            assertEquals("BAD_ARGUMENT", failure.reason());
+            assertEquals("ARGUMENT_INVALID", failure.reason());
             assertFalse(failure.fatal());
             return;
         }
-        throw new AssertionError("expected BAD_ARGUMENT");
+        throw new AssertionError("expected ARGUMENT_INVALID");
     }
 }

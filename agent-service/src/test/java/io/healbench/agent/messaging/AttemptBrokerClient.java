@@ -7,6 +7,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptRequest;
+import io.healbench.proto.guard.v1.GuardMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class AttemptBrokerClient implements AutoCloseable {
                 .setInstanceId(instanceId)
                 .setRepeat(0)
                 .setAgent(agent)
-                .setGuardMode("enforce")
+                .setGuardMode(GuardMode.ENFORCE)
                 .build();
     }
 

@@ -4,7 +4,7 @@ import com.google.protobuf.Empty;
 import io.healbench.bench.service.BenchClaims;
 import io.healbench.bench.service.BenchException;
 import io.healbench.proto.bench.v1.AttemptClaim;
-import io.healbench.proto.bench.v1.AttemptClaims;
+import io.healbench.proto.bench.v1.AttemptClaimsService;
 import io.healbench.proto.bench.v1.ClaimAttemptRequest;
 import io.healbench.proto.bench.v1.ReleaseClaimRequest;
 import io.healbench.proto.bench.v1.RenewClaimRequest;
@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * in). The tenant is the one the gateway authenticated; every lookup is scoped to it.
  */
 @GrpcService
-public class AttemptClaimsGrpcService implements AttemptClaims {
+public class AttemptClaimsGrpcService implements AttemptClaimsService {
 
     private final BenchClaims claims;
 
@@ -39,7 +39,7 @@ public class AttemptClaimsGrpcService implements AttemptClaims {
                     runId = ids[0];
                     attemptId = ids[1];
                 }
-                default -> throw BenchException.invalidArgument("BAD_TARGET", "a claim names a run or an attempt");
+                default -> throw BenchException.invalidArgument("TARGET_INVALID", "a claim names a run or an attempt");
             }
             return claims.claim(tenant, runId, attemptId, request.getAgentName(), request.getHolder(),
                     Duration.ofSeconds(request.getLeaseSeconds())).map(claimed -> AttemptClaim.newBuilder()
@@ -67,7 +67,7 @@ public class AttemptClaimsGrpcService implements AttemptClaims {
 
     private static String required(String value, String field) {
         if (value.isBlank()) {
-            throw BenchException.invalidArgument("BAD_TARGET", field + " is required");
+            throw BenchException.invalidArgument("TARGET_INVALID", field + " is required");
         }
         return value;
     }

@@ -7,9 +7,11 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.service.BenchRunManifest;
 import io.healbench.bench.service.BenchAgentConfig;
 import io.healbench.bench.service.BenchException;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.agent.v1.AgentConfig;
 import io.healbench.proto.agent.v1.Limits;
 import io.healbench.proto.events.v1.AttemptRequest;
+import io.healbench.proto.guard.v1.GuardProtos;
 
 /**
  * The run's {@code AgentConfig} between the wire and its stored JSON form: written once when the run is created,
@@ -26,7 +28,7 @@ public final class BenchAgentConfigs {
 
     public static BenchAgentConfig toDomain(AgentConfig config) {
         if (config.getPriceInputPerMtok() < 0 || config.getPriceOutputPerMtok() < 0) {
-            throw BenchException.invalidArgument("BAD_PRICE", "prices must not be negative");
+            throw BenchException.invalidArgument("PRICE_INVALID", "prices must not be negative");
         }
         Limits limits = config.getLimits();
         boolean limitsCost = limits.getCostUsdPerAttempt() > 0 || limits.getCostUsdPerHealPoint() > 0
@@ -62,7 +64,7 @@ public final class BenchAgentConfigs {
                 .setInstanceId(attempt.instanceId)
                 .setRepeat(attempt.repeatIndex)
                 .setAgent(run.agent)
-                .setGuardMode(run.guardMode)
+                .setGuardMode(GuardProtos.mode(GuardMode.parse(run.guardMode)))
                 .setAgentConfig(fromJson(run.agentConfig))
                 .setInstanceDigest(BenchRunManifest.digestOf(run.manifest, attempt.instanceId))
                 .build();

@@ -1,11 +1,10 @@
 package io.healbench.bench.grpc;
 
-import com.google.protobuf.Any;
-import com.google.rpc.Code;
+import io.grpc.Status.Code;
 import com.google.rpc.ErrorInfo;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.healbench.bench.service.BenchException;
+import io.healbench.proto.rpc.RichStatus;
 import org.jboss.logging.Logger;
 
 /** Turns failures into gRPC statuses: a {@code google.rpc.Status} with an ErrorInfo reason. */
@@ -29,11 +28,7 @@ final class BenchGrpcErrors {
     }
 
     private static StatusRuntimeException status(Code code, String reason, String message) {
-        return StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
-                .setCode(code.getNumber())
-                .setMessage(message)
-                .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(reason).setDomain(DOMAIN).build()))
-                .build());
+        return RichStatus.exception(code, DOMAIN, reason, message);
     }
 
     private static Code code(BenchException.Kind kind) {

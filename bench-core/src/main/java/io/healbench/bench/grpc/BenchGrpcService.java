@@ -2,9 +2,11 @@ package io.healbench.bench.grpc;
 
 import io.healbench.bench.service.BenchCaller;
 import io.healbench.bench.service.BenchCallerContext;
+import io.healbench.bench.service.BenchException;
 import io.healbench.bench.service.BenchRunService;
 import io.healbench.bench.service.BenchRunSpec;
 import io.healbench.bench.service.BenchRunWatcher;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.bench.v1.BenchService;
 import io.healbench.proto.bench.v1.AttemptTrajectory;
 import com.google.protobuf.Empty;
@@ -23,6 +25,7 @@ import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -49,11 +52,19 @@ public class BenchGrpcService implements BenchService {
     public Uni<Run> createRun(CreateRunRequest request) {
         return call(() -> {
             BenchCaller caller = callers.runner();
-            BenchRunSpec spec = new BenchRunSpec(request.getInstanceIdsList(), request.getAgent(), request.getGuardMode(),
+            BenchRunSpec spec = new BenchRunSpec(request.getInstanceIdsList(), request.getAgent(), guardMode(request),
                     request.getRepeats(), request.getRequestId(), BenchAgentConfigs.toDomain(request.getAgentConfig()),
-                    request.getSeed());
+                    request.getSeed(), request.getAgentPool());
             return runs.createRun(caller, spec).map(BenchProtoMapper::run);
         });
+    }
+
+    private static GuardMode guardMode(CreateRunRequest request) {
+        try {
+            return GuardProtos.mode(request.getGuardMode());
+        } catch (IllegalArgumentException e) {
+            throw BenchException.invalidArgument("GUARD_MODE_INVALID", e.getMessage());
+        }
     }
 
     @Override

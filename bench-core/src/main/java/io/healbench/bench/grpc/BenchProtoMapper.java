@@ -5,14 +5,13 @@ import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchUsage;
 import io.healbench.bench.service.BenchAttemptPage;
-import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.bench.repository.BenchAttemptEvent;
 import io.healbench.bench.service.BenchEventPage;
 import io.healbench.bench.service.BenchRegrade;
 import io.healbench.bench.service.BenchRunPage;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
-import io.healbench.proto.bench.v1.GuardDecision;
 import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
 import io.healbench.proto.bench.v1.ListAttemptsResponse;
 import io.healbench.proto.bench.v1.StoredEvent;
@@ -20,6 +19,7 @@ import io.healbench.proto.bench.v1.ListRunsResponse;
 import io.healbench.proto.bench.v1.OutcomeClass;
 import io.healbench.proto.bench.v1.RegradeRunResponse;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.proto.guard.v1.GuardProtos;
 import java.time.Instant;
 
 /** Maps bench-service's stored runs and attempts to their protobuf form. */
@@ -42,7 +42,7 @@ final class BenchProtoMapper {
                 .setName(BenchResourceNames.run(run.id))
                 .setState(Run.State.valueOf(run.state.name()))
                 .setAgent(run.agent)
-                .setGuardMode(run.guardMode)
+                .setGuardMode(GuardProtos.mode(GuardMode.parse(run.guardMode)))
                 .setRepeats(run.repeats)
                 .setAttemptsTotal(run.attemptsTotal)
                 .setAttemptsDone(run.attemptsDone)
@@ -54,6 +54,7 @@ final class BenchProtoMapper {
                 .setUsage(usage(run.usage))
                 .setCreateTime(timestamp(run.createTime))
                 .setSeed(run.seed)
+                .setAgentPool(run.agentPool)
                 .build();
     }
 
@@ -73,7 +74,7 @@ final class BenchProtoMapper {
                     .setHealsRejected(a.healsRejected)
                     .setExceptionType(nullToEmpty(a.exceptionType))
                     .setFailureClass(nullToEmpty(a.failureClass))
-                    .addAllGuardDecisions(entry.guardDecisions().stream().map(BenchProtoMapper::guardDecision).toList())
+                    .addAllGuardDecisions(entry.guardDecisions().stream().map(GuardProtos::decision).toList())
                     .setExitCause(nullToEmpty(a.exitCause))
                     .setDetail(nullToEmpty(a.detail))
                     .setWallTimeMs(a.wallTimeMs)
@@ -132,15 +133,6 @@ final class BenchProtoMapper {
     /** The wire's 32-bit counts hold a run's sums up to their maximum: past it they saturate, never fail the read. */
     private static int count(long value) {
         return (int) Math.min(Integer.MAX_VALUE, value);
-    }
-
-    private static GuardDecision guardDecision(BenchIncomingEvent.GuardDecision decision) {
-        return GuardDecision.newBuilder()
-                .setHealPoint(decision.healPoint())
-                .setStage(nullToEmpty(decision.stage()))
-                .setVerdict(nullToEmpty(decision.verdict()))
-                .setReason(nullToEmpty(decision.reason()))
-                .build();
     }
 
     private static Timestamp timestamp(Instant instant) {

@@ -22,7 +22,7 @@ final class BenchResourceNames {
     static String runId(String name) {
         if (name == null || !name.startsWith(RUNS) || name.length() == RUNS.length()
                 || name.indexOf('/', RUNS.length()) >= 0) {
-            throw BenchException.invalidArgument("BAD_RUN_NAME", "expected a run name runs/{run}, got '" + name + "'");
+            throw BenchException.invalidArgument("RUN_NAME_INVALID", "expected a run name runs/{run}, got '" + name + "'");
         }
         return name.substring(RUNS.length());
     }
@@ -32,7 +32,7 @@ final class BenchResourceNames {
         String[] parts = name == null ? new String[0] : name.split("/", -1);
         if (parts.length != 4 || !parts[0].equals("runs") || parts[1].isEmpty() || !parts[2].equals("attempts")
                 || parts[3].isEmpty()) {
-            throw BenchException.invalidArgument("BAD_ATTEMPT_NAME",
+            throw BenchException.invalidArgument("ATTEMPT_NAME_INVALID",
                     "expected an attempt name runs/{run}/attempts/{attempt}, got '" + name + "'");
         }
         return new String[] {parts[1], parts[3]};

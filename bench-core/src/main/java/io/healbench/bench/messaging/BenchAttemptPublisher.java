@@ -13,7 +13,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
-/** Sends one {@code AttemptRequest} per attempt on channel {@code attempts}, the agent pool's work queue. */
+/**
+ * Sends one {@code AttemptRequest} per attempt on channel {@code attempts}, routed to the work queue of the run's agent
+ * pool ({@code attempts.<pool>} on the direct exchange); in standalone mode the channel is the in-process workers.
+ */
 @ApplicationScoped
 public class BenchAttemptPublisher implements AttemptQueue {
 
@@ -35,9 +38,15 @@ public class BenchAttemptPublisher implements AttemptQueue {
         // The message id is the attempt's: a resent message is the same message, and workers drop one they ran.
         OutgoingRabbitMQMetadata rabbit = OutgoingRabbitMQMetadata.builder()
                 .withMessageId(attempt.id)
+                .withRoutingKey(routingKey(run.agentPool))
                 .withContentType("application/x-protobuf")
                 .withDeliveryMode(PERSISTENT)
                 .build();
         return attempts.sendMessage(Message.of(BenchAgentConfigs.attemptRequest(run, attempt).toByteArray(), Metadata.of(rabbit)));
+    }
+
+    /** The key that binds a pool's queue; agent workers of pool {@code p} bind {@code attempts.p}. */
+    static String routingKey(String agentPool) {
+        return "attempts." + agentPool;
     }
 }

@@ -6,10 +6,11 @@ import io.healbench.bench.service.BenchContexts;
 import io.healbench.bench.service.BenchEventIngestor;
 import io.healbench.bench.service.BenchAgentUsage;
 import io.healbench.bench.service.BenchIncomingEvent;
+import io.healbench.common.guard.GuardDecision;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
-import io.healbench.proto.events.v1.GuardDecisionEvent;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -50,8 +51,8 @@ public class BenchEventConsumer {
         BenchIncomingEvent event;
         try {
             event = toDomain(AttemptEvent.parseFrom(payload));
-        } catch (InvalidProtocolBufferException e) {
-            LOG.errorf("dropping a message that is not an AttemptEvent (%d bytes): %s", payload.length, e.getMessage());
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            LOG.errorf("dropping a message that is not a well-formed AttemptEvent (%d bytes): %s", payload.length, e.getMessage());
             return Uni.createFrom().voidItem();
         }
         return contexts.onFreshContext(() -> ingestor.ingest(event));
@@ -62,15 +63,14 @@ public class BenchEventConsumer {
                 ? Instant.ofEpochSecond(event.getTime().getSeconds(), event.getTime().getNanos()).truncatedTo(ChronoUnit.MICROS)
                 : Instant.now().truncatedTo(ChronoUnit.MICROS);
         BenchIncomingEvent.Outcome outcome = null;
-        BenchIncomingEvent.GuardDecision decision = null;
+        GuardDecision decision = null;
         BenchIncomingEvent.Kind kind;
         switch (event.getKindCase()) {
             case STARTED -> kind = BenchIncomingEvent.Kind.STARTED;
             case HEAL_APPLIED -> kind = BenchIncomingEvent.Kind.HEAL_APPLIED;
             case GUARD_DECISION -> {
                 kind = BenchIncomingEvent.Kind.GUARD_DECISION;
-                GuardDecisionEvent d = event.getGuardDecision();
-                decision = new BenchIncomingEvent.GuardDecision(d.getHealPoint(), d.getStage(), d.getVerdict(), d.getReason());
+                decision = GuardProtos.decision(event.getGuardDecision());
             }
             case COMPLETED -> {
                 kind = BenchIncomingEvent.Kind.COMPLETED;

@@ -44,6 +44,10 @@ public class BenchRun {
 
     public int repeats;
 
+    /** The agent pool whose work queue takes the run's attempts. */
+    @Column(name = "agent_pool", nullable = false)
+    public String agentPool;
+
     /** Fixed at creation: the statistics' bootstrap and the sampled slice derive from it. */
     @Column(columnDefinition = "bigint default 0 not null")
     public long seed;

@@ -72,7 +72,7 @@ public class BenchCallerContext {
         }
         String tenant = identity.getAttribute(TENANT_ID_ATTRIBUTE);
         if (tenant == null || tenant.isBlank()) {
-            throw new BenchException(BenchException.Kind.UNAUTHENTICATED, "UNKNOWN_TENANT",
+            throw new BenchException(BenchException.Kind.UNAUTHENTICATED, "TENANT_NOT_FOUND",
                     "the token was not issued by a HealBench tenant realm");
         }
         Set<String> roles = Set.copyOf(identity.getRoles().stream().filter(KNOWN_ROLES::contains).toList());

@@ -9,6 +9,7 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectory;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
+import io.healbench.common.guard.GuardDecision;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -145,11 +146,11 @@ public class BenchEventIngestor {
         record.attemptId = attempt.id;
         record.kind = event.kind().wireName();
         record.payload = event.payloadJson();
-        BenchIncomingEvent.GuardDecision decision = event.guardDecision();
+        GuardDecision decision = event.guardDecision();
         if (decision != null) {
             record.guardHealPoint = decision.healPoint();
-            record.guardStage = decision.stage();
-            record.guardVerdict = decision.verdict();
+            record.guardStage = decision.stage().wireName();
+            record.guardVerdict = decision.verdict().wireName();
             record.guardReason = decision.reason();
         }
         record.eventTime = event.time();

@@ -1,6 +1,7 @@
 package io.healbench.bench.service;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.healbench.common.guard.GuardDecision;
 import java.time.temporal.ChronoUnit;
 
 import java.time.Instant;
@@ -51,8 +52,6 @@ public record BenchIncomingEvent(
         public static final String GRADER = "grader";
         public static final String AGENT = "agent";
     }
-
-    public record GuardDecision(int healPoint, String stage, String verdict, String reason) {}
 
     /** bench-service's own events say so in their payload's {@value #OWN_SOURCE_FIELD} field. */
     public static final String OWN_SOURCE_FIELD = "source";

@@ -53,7 +53,7 @@ public class BenchInstanceSource {
         }
         List<Instance> selected = new ArrayList<>();
         for (String id : new LinkedHashSet<>(ids)) {
-            selected.add(catalog.find(id).orElseThrow(() -> BenchException.invalidArgument("UNKNOWN_INSTANCE",
+            selected.add(catalog.find(id).orElseThrow(() -> BenchException.invalidArgument("INSTANCE_NOT_FOUND",
                     "unknown instance id '" + id + "': it is not in the dataset")));
         }
         return selected;

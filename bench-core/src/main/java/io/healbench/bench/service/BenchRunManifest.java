@@ -58,8 +58,9 @@ public class BenchRunManifest {
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("agent", spec.agent());
-        root.put("guard_mode", spec.guardMode());
+        root.put("guard_mode", spec.guardMode().wireName());
         root.put("repeats", spec.repeats());
+        root.put("agent_pool", spec.agentPool());
         root.put("seed", spec.seed());
         root.put("git_commit", configuredCommit.orElseGet(() -> Provenance.gitCommit(home)));
         Path healrt = home.resolve("healrt").resolve("healrt");

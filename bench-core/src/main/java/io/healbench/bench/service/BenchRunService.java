@@ -9,6 +9,9 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchRunRepository;
 import io.healbench.bench.repository.BenchTrajectoryRepository;
 import io.healbench.common.dataset.Instance;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.common.paging.OpaquePageToken;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -89,10 +92,11 @@ public class BenchRunService {
         run.tenant = caller.tenant();
         run.state = BenchRun.State.PENDING;
         run.agent = spec.agent();
-        run.guardMode = spec.guardMode();
+        run.guardMode = spec.guardMode().wireName();
         run.agentConfig = spec.agentConfig().json();
         run.repeats = spec.repeats();
         run.seed = spec.seed();
+        run.agentPool = spec.agentPool();
         run.requestId = spec.requestId();
         run.instanceIds = selected.stream().map(Instance::id).collect(Collectors.joining("\n"));
         run.manifest = manifests.write(spec, selected);
@@ -170,11 +174,11 @@ public class BenchRunService {
     }
 
     private static List<BenchAttemptPage.Entry> withDecisions(List<BenchAttempt> shown, List<BenchAttemptEvent> decisions) {
-        Map<String, List<BenchIncomingEvent.GuardDecision>> byAttempt = new LinkedHashMap<>();
+        Map<String, List<GuardDecision>> byAttempt = new LinkedHashMap<>();
         for (BenchAttemptEvent decision : decisions) {
-            byAttempt.computeIfAbsent(decision.attemptId, id -> new ArrayList<>()).add(new BenchIncomingEvent.GuardDecision(
+            byAttempt.computeIfAbsent(decision.attemptId, id -> new ArrayList<>()).add(new GuardDecision(
                     decision.guardHealPoint == null ? 0 : decision.guardHealPoint,
-                    decision.guardStage, decision.guardVerdict, decision.guardReason));
+                    GuardStage.parse(decision.guardStage), GuardVerdict.parse(decision.guardVerdict), decision.guardReason));
         }
         return shown.stream()
                 .map(a -> new BenchAttemptPage.Entry(a, byAttempt.getOrDefault(a.id, List.of())))

@@ -1,11 +1,7 @@
 package io.healbench.guard.grpc;
 
-import com.google.protobuf.Any;
-import com.google.rpc.Code;
-import com.google.rpc.ErrorInfo;
-import com.google.rpc.Status;
+import io.grpc.Status.Code;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.healbench.guard.service.GuardMetrics;
 import io.healbench.guard.service.analysis.AnalysisBusyException;
 import io.healbench.guard.service.analysis.AnalysisInput;
@@ -16,6 +12,7 @@ import io.healbench.guard.service.gate.GateDiagnostic;
 import io.healbench.guard.service.gate.GateVerdict;
 import io.healbench.guard.service.gate.HealCodeTooLargeException;
 import io.healbench.guard.service.gate.HealCoreGate;
+import io.healbench.proto.guard.v1.AnalysisProtos;
 import io.healbench.proto.guard.v1.AnalyzeHealRequest;
 import io.healbench.proto.guard.v1.AnalyzeHealResponse;
 import io.healbench.proto.guard.v1.CheckHealCodeRequest;
@@ -26,10 +23,11 @@ import io.healbench.proto.guard.v1.Incompleteness;
 import io.healbench.proto.guard.v1.SinkOperation;
 import io.healbench.proto.guard.v1.StaticVerdict;
 import io.healbench.proto.guard.v1.WitnessStep;
+import io.healbench.proto.rpc.RichStatus;
 import io.quarkus.grpc.GrpcService;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
-import java.util.List;
+import java.util.Map;
 
 /** gRPC adapter of HealGuard: maps requests to the domain gate and its answers back to protos. */
 @GrpcService
@@ -59,28 +57,14 @@ public class GuardGrpcService implements GuardService {
             metrics.analyzed(result);
             return Uni.createFrom().item(toResponse(result));
         } catch (AnalysisInputException e) {
-            return Uni.createFrom().failure(invalid(ANALYSIS_INPUT_INVALID, e.getMessage()));
+            return Uni.createFrom().failure(RichStatus.exception(Code.INVALID_ARGUMENT, ERROR_DOMAIN, ANALYSIS_INPUT_INVALID, e.getMessage()));
         } catch (AnalysisBusyException e) {
-            return Uni.createFrom().failure(StatusProto.toStatusRuntimeException(Status.newBuilder()
-                    .setCode(Code.RESOURCE_EXHAUSTED.getNumber()).setMessage(e.getMessage())
-                    .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(ANALYSIS_BUSY).setDomain(ERROR_DOMAIN).build()))
-                    .build()));
+            return Uni.createFrom().failure(RichStatus.exception(Code.RESOURCE_EXHAUSTED, ERROR_DOMAIN, ANALYSIS_BUSY, e.getMessage()));
         }
     }
 
     private static AnalysisInput toInput(AnalyzeHealRequest request) {
-        var point = request.getCrashPoint();
-        var callers = point.getCallersList().stream().map(c -> new AnalysisInput.CallSite(c.getFile(), c.getFunction(),
-                c.getQualname(), c.getLine(), c.getCol(), c.getEndLine(), c.getEndCol(), c.getThroughLibrary())).toList();
-        return new AnalysisInput(request.getHealCode(), request.getHealPoint(),
-                request.getDeltaList().stream().map(d -> new AnalysisInput.DeltaEntry(d.getLocation(), d.getKind(), d.getBefore(),
-                        d.getAfter(), List.copyOf(d.getAlsoList()))).toList(),
-                request.getDeltaTruncated(),
-                new AnalysisInput.CrashPoint(point.getFile(), point.getFunction(), point.getQualname(), point.getLine(),
-                        point.getCol(), point.getEndLine(), point.getEndCol(), point.getKind(), point.getResume(), callers),
-                request.getModulesList().stream().map(m -> new AnalysisInput.ModuleSource(m.getFile(), m.getModule(),
-                        m.getAstJson())).toList(),
-                request.getModulesTruncated(), request.getPolicyJson());
+        return new AnalysisInput(request.getHealCode(), AnalysisProtos.analysis(request), request.getPolicyJson());
     }
 
     private static AnalyzeHealResponse toResponse(AnalysisResult result) {
@@ -103,14 +87,6 @@ public class GuardGrpcService implements GuardService {
         result.incomplete().forEach(gap -> response.addIncomplete(Incompleteness.newBuilder().setFile(gap.file())
                 .setLine(gap.line()).setCol(gap.col()).setConstruct(gap.construct()).setReason(gap.reason())));
         return response.build();
-    }
-
-    private static StatusRuntimeException invalid(String reason, String message) {
-        return StatusProto.toStatusRuntimeException(Status.newBuilder()
-                .setCode(Code.INVALID_ARGUMENT.getNumber())
-                .setMessage(message)
-                .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(reason).setDomain(ERROR_DOMAIN).build()))
-                .build());
     }
 
     @Override
@@ -140,15 +116,7 @@ public class GuardGrpcService implements GuardService {
     }
 
     private static StatusRuntimeException tooLarge(HealCodeTooLargeException e) {
-        return StatusProto.toStatusRuntimeException(Status.newBuilder()
-                .setCode(Code.INVALID_ARGUMENT.getNumber())
-                .setMessage(e.getMessage())
-                .addDetails(Any.pack(ErrorInfo.newBuilder()
-                        .setReason(HEAL_CODE_TOO_LARGE)
-                        .setDomain(ERROR_DOMAIN)
-                        .putMetadata("size_bytes", Long.toString(e.sizeBytes()))
-                        .putMetadata("limit_bytes", Long.toString(e.limitBytes()))
-                        .build()))
-                .build());
+        return RichStatus.exception(Code.INVALID_ARGUMENT, ERROR_DOMAIN, HEAL_CODE_TOO_LARGE, e.getMessage(),
+                Map.of("size_bytes", Long.toString(e.sizeBytes()), "limit_bytes", Long.toString(e.limitBytes())));
     }
 }

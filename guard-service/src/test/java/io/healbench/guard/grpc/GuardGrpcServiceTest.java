@@ -15,6 +15,7 @@ import io.grpc.protobuf.StatusProto;
 import io.healbench.guard.service.gate.HealCorePolicy;
 import io.healbench.guard.service.analysis.AnalysisInput;
 import io.healbench.guard.service.analysis.AnalysisInputs;
+import io.healbench.proto.guard.v1.AnalysisProtos;
 import io.healbench.proto.guard.v1.AnalyzeHealRequest;
 import io.healbench.proto.guard.v1.AnalyzeHealResponse;
 import io.healbench.proto.guard.v1.CheckHealCodeRequest;
@@ -126,15 +127,7 @@ class GuardGrpcServiceTest {
     }
 
     private AnalyzeHealResponse analyze(AnalysisInput input) {
-        AnalyzeHealRequest.Builder request = AnalyzeHealRequest.newBuilder()
-                .setHealPoint(input.healPoint()).setPolicyJson(input.policyJson())
-                .setCrashPoint(CrashPoint.newBuilder().setFile(input.crashPoint().file()).setQualname(input.crashPoint().qualname())
-                        .setFunction(input.crashPoint().function()).setLine(input.crashPoint().line())
-                        .setCol(input.crashPoint().col()).setResume(input.crashPoint().resume()).setKind(input.crashPoint().kind()));
-        input.delta().forEach(d -> request.addDelta(DeltaEntry.newBuilder().setLocation(d.location()).setKind(d.kind())));
-        input.modules().forEach(m -> request.addModules(ModuleAst.newBuilder().setFile(m.file()).setModule(m.module())
-                .setAstJson(m.astJson())));
-        return guard.analyzeHeal(request.build()).await().atMost(TIMEOUT);
+        return guard.analyzeHeal(AnalysisProtos.request(input.healCode(), input.analysis(), input.policyJson())).await().atMost(TIMEOUT);
     }
 
     private CheckHealCodeResponse check(String code) {

@@ -1,19 +1,15 @@
 package io.healbench.sandbox.grpc;
 
 import io.grpc.StatusRuntimeException;
-import io.healbench.proto.guard.v1.AnalyzeHealRequest;
+import io.healbench.common.guard.HealAnalysis;
+import io.healbench.proto.guard.v1.AnalysisProtos;
 import io.healbench.proto.guard.v1.AnalyzeHealResponse;
-import io.healbench.proto.guard.v1.CallSite;
-import io.healbench.proto.guard.v1.CrashPoint;
-import io.healbench.proto.guard.v1.DeltaEntry;
 import io.healbench.proto.guard.v1.GuardService;
-import io.healbench.proto.guard.v1.ModuleAst;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.StaticAnalysis;
 import io.healbench.sandbox.service.heal.StaticVerdict;
-import io.healbench.sandbox.service.model.HealAnalysis;
 import io.quarkus.grpc.GrpcClient;
 import io.smallrye.mutiny.TimeoutException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,7 +30,7 @@ public class GuardAnalysisClient implements StaticAnalysis {
     public StaticVerdict analyze(HealAnalysis analysis, String code, String policyJson) {
         AnalyzeHealResponse response;
         try {
-            response = guard.analyzeHeal(request(analysis, code, policyJson)).await().atMost(config.analysisTimeout());
+            response = guard.analyzeHeal(AnalysisProtos.request(code, analysis, policyJson)).await().atMost(config.analysisTimeout());
         } catch (StatusRuntimeException e) {
             throw new SandboxException(Kind.UNAVAILABLE, "GUARD_UNAVAILABLE", "AnalyzeHeal failed: " + e.getStatus(), e);
         } catch (TimeoutException e) {
@@ -48,23 +44,5 @@ public class GuardAnalysisClient implements StaticAnalysis {
                 response.getSink().getKeyInput(),
                 response.getWitnessList().stream().map(s -> s.getFile() + ":" + s.getLine() + " " + s.getDescription()).toList(),
                 response.getIncompleteList().stream().map(i -> i.getConstruct() + " at " + i.getFile() + ":" + i.getLine()).toList());
-    }
-
-    private static AnalyzeHealRequest request(HealAnalysis analysis, String code, String policyJson) {
-        HealAnalysis.CrashPoint point = analysis.crashPoint();
-        CrashPoint.Builder crash = CrashPoint.newBuilder().setFile(point.file()).setFunction(point.function())
-                .setQualname(point.qualname()).setLine(point.line()).setCol(point.col()).setEndLine(point.endLine())
-                .setEndCol(point.endCol()).setKind(point.kind()).setResume(point.resume());
-        point.callers().forEach(c -> crash.addCallers(CallSite.newBuilder().setFile(c.file()).setFunction(c.function())
-                .setQualname(c.qualname()).setLine(c.line()).setCol(c.col()).setEndLine(c.endLine()).setEndCol(c.endCol())
-                .setThroughLibrary(c.throughLibrary())));
-        AnalyzeHealRequest.Builder request = AnalyzeHealRequest.newBuilder().setHealCode(code).setHealPoint(analysis.healPoint())
-                .setDeltaTruncated(analysis.deltaTruncated()).setCrashPoint(crash).setModulesTruncated(analysis.modulesTruncated())
-                .setPolicyJson(policyJson);
-        analysis.delta().forEach(d -> request.addDelta(DeltaEntry.newBuilder().setLocation(d.location()).setKind(d.kind())
-                .setBefore(d.before()).setAfter(d.after()).addAllAlso(d.also())));
-        analysis.modules().forEach(m -> request.addModules(ModuleAst.newBuilder().setFile(m.file()).setModule(m.module())
-                .setAstJson(m.astJson())));
-        return request.build();
     }
 }

@@ -9,7 +9,7 @@ import io.healbench.proto.guard.v1.GuardService;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
-import io.healbench.sandbox.service.heal.GateVerdict;
+import io.healbench.sandbox.service.heal.GateAnswer;
 import io.healbench.sandbox.service.heal.HealCodeGate;
 import io.quarkus.grpc.GrpcClient;
 import io.smallrye.mutiny.TimeoutException;
@@ -29,7 +29,7 @@ public class GuardGateClient implements HealCodeGate {
     }
 
     @Override
-    public GateVerdict check(String code) {
+    public GateAnswer check(String code) {
         CheckHealCodeResponse response;
         try {
             response = guard.checkHealCode(CheckHealCodeRequest.newBuilder().setCode(code).build())
@@ -37,7 +37,7 @@ public class GuardGateClient implements HealCodeGate {
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
                 // The gate refused the request itself (e.g. code too large): a rejection, not an outage.
-                return new GateVerdict(false, List.of(String.valueOf(e.getStatus().getDescription())), "");
+                return new GateAnswer(false, List.of(String.valueOf(e.getStatus().getDescription())), "");
             }
             throw new SandboxException(Kind.UNAVAILABLE, "GUARD_UNAVAILABLE",
                     "the HealCore gate (guard-service) could not check the heal, so it was not run: " + e.getStatus(), e);
@@ -46,7 +46,7 @@ public class GuardGateClient implements HealCodeGate {
                     "the HealCore gate (guard-service) did not answer within " + config.gateTimeout().toSeconds() + " s, so the heal was not run", e);
         }
         List<String> diagnostics = response.getDiagnosticsList().stream().map(GuardGateClient::describe).toList();
-        return new GateVerdict(response.getAllowed(), diagnostics, response.getGateVersion());
+        return new GateAnswer(response.getAllowed(), diagnostics, response.getGateVersion());
     }
 
     private static String describe(Diagnostic d) {

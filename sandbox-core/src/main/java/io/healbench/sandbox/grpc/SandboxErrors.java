@@ -1,11 +1,11 @@
 package io.healbench.sandbox.grpc;
 
-import com.google.protobuf.Any;
-import com.google.rpc.Code;
+import io.grpc.Status.Code;
 import com.google.rpc.ErrorInfo;
 import com.google.rpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.healbench.proto.rpc.RichStatus;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.HealOutcome;
 import org.jboss.logging.Logger;
@@ -19,11 +19,7 @@ final class SandboxErrors {
     private SandboxErrors() {}
 
     static Status status(Code code, String reason, String message) {
-        return Status.newBuilder()
-                .setCode(code.getNumber())
-                .setMessage(message)
-                .addDetails(Any.pack(ErrorInfo.newBuilder().setReason(reason).setDomain(DOMAIN).build()))
-                .build();
+        return RichStatus.status(code, DOMAIN, reason, message);
     }
 
     static Status status(HealOutcome.HealError error) {

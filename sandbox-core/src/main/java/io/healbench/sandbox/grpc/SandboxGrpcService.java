@@ -1,24 +1,27 @@
 package io.healbench.sandbox.grpc;
 
+import io.healbench.common.guard.GuardMode;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.GetReferenceRunRequest;
-import io.healbench.proto.sandbox.v1.HealRequest;
+import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.ListFilesRequest;
 import io.healbench.proto.sandbox.v1.ListFilesResponse;
-import io.healbench.proto.sandbox.v1.ProbeRequest;
+import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
-import io.healbench.proto.sandbox.v1.ReraiseRequest;
+import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.SearchCodeRequest;
 import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
+import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.session.CreateSessionCommand;
 import io.healbench.sandbox.service.reference.ReferenceRuns;
 import io.healbench.sandbox.service.session.SandboxSessions;
@@ -32,10 +35,15 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** gRPC adapter of the sandbox's sessions, repository view and reference runs: maps messages and errors, nothing else. */
 @GrpcService
 public class SandboxGrpcService implements SandboxService {
+
+    /** AIP-156: an instance's reference run is a singleton resource under it. */
+    private static final Pattern REFERENCE_RUN_NAME = Pattern.compile("instances/([^/]+)/referenceRun");
 
     private final SandboxSessions sessions;
     private final WorkspaceFiles files;
@@ -57,7 +65,15 @@ public class SandboxGrpcService implements SandboxService {
     public Uni<Session> createSession(CreateSessionRequest request) {
         return call(() -> SandboxProtoMapper.session(sessions.create(new CreateSessionCommand(request.getInstanceId(),
                 SandboxProtoMapper.variant(request.getVariant()), request.getRequestId(), request.getIntercept(), request.getLabelsMap(),
-                request.getGuardMode(), request.getExpectedDigest()))));
+                guardMode(request), request.getExpectedDigest()))));
+    }
+
+    private static GuardMode guardMode(CreateSessionRequest request) {
+        try {
+            return GuardProtos.mode(request.getGuardMode());
+        } catch (IllegalArgumentException e) {
+            throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "GUARD_MODE_INVALID", e.getMessage());
+        }
     }
 
     @Override
@@ -71,34 +87,34 @@ public class SandboxGrpcService implements SandboxService {
 
     @Override
     @Blocking
-    public Uni<ProbeResult> probe(ProbeRequest request) {
+    public Uni<ProbeResult> probeSession(ProbeSessionRequest request) {
         return call(() -> SandboxProtoMapper.probe(sessions.probe(request.getName(), request.getCode(), request.getInplace(),
                 Duration.ofMillis(Math.round(request.getTimeoutSeconds() * 1000)))));
     }
 
     @Override
     @Blocking
-    public Uni<HealResult> heal(HealRequest request) {
+    public Uni<HealResult> healSession(HealSessionRequest request) {
         return call(() -> SandboxProtoMapper.heal(sessions.heal(request.getName(), request.getCode(), SandboxProtoMapper.resume(request.getResume()))));
     }
 
     @Override
     @Blocking
-    public Uni<Session> reraise(ReraiseRequest request) {
+    public Uni<Session> reraiseSession(ReraiseSessionRequest request) {
         return call(() -> SandboxProtoMapper.session(sessions.reraise(request.getName())));
     }
 
     @Override
     @Blocking
     public Uni<ReadFileResponse> readFile(ReadFileRequest request) {
-        return call(() -> SandboxProtoMapper.file(files.read(sessions.workspace(request.getName()), request.getPath(),
+        return call(() -> SandboxProtoMapper.file(files.read(sessions.workspace(request.getParent()), request.getPath(),
                 request.getStartLine(), request.getEndLine())));
     }
 
     @Override
     @Blocking
     public Uni<ListFilesResponse> listFiles(ListFilesRequest request) {
-        return call(() -> SandboxProtoMapper.listing(listing.list(sessions.workspace(request.getName()), request.getDirectory(),
+        return call(() -> SandboxProtoMapper.listing(listing.list(sessions.workspace(request.getParent()), request.getDirectory(),
                 request.getGlob(), request.getRecursive(), request.getPageSize(), request.getPageToken())));
     }
 
@@ -106,14 +122,24 @@ public class SandboxGrpcService implements SandboxService {
     @Blocking
     public Uni<SearchCodeResponse> searchCode(SearchCodeRequest request) {
         CodeQuery query = new CodeQuery(request.getQuery(), request.getRegex(), request.getCaseSensitive(), request.getPathGlob(),
-                request.getMaxResults(), request.getPageToken());
-        return call(() -> SandboxProtoMapper.search(search.search(sessions.workspace(request.getName()), query)));
+                request.getPageSize(), request.getPageToken());
+        return call(() -> SandboxProtoMapper.search(search.search(sessions.workspace(request.getParent()), query)));
     }
 
     @Override
     @Blocking
     public Uni<ReferenceRun> getReferenceRun(GetReferenceRunRequest request) {
-        return call(() -> SandboxProtoMapper.reference(references.get(request.getInstanceId())));
+        return call(() -> SandboxProtoMapper.reference(references.get(referencedInstance(request.getName()))));
+    }
+
+    /** The instance of a reference run's resource name, {@code instances/{instance_id}/referenceRun}. */
+    private static String referencedInstance(String name) {
+        Matcher matcher = REFERENCE_RUN_NAME.matcher(name);
+        if (!matcher.matches()) {
+            throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "REFERENCE_RUN_NAME_INVALID",
+                    "name must be instances/{instance_id}/referenceRun, got '" + name + "'");
+        }
+        return matcher.group(1);
     }
 
     @Override

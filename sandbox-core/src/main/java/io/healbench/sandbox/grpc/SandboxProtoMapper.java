@@ -1,12 +1,12 @@
 package io.healbench.sandbox.grpc;
 
 import com.google.protobuf.Timestamp;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.sandbox.v1.CodeMatch;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
 import io.healbench.proto.sandbox.v1.FileEntry;
 import io.healbench.proto.sandbox.v1.Frame;
-import io.healbench.proto.sandbox.v1.GuardDecision;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.ListFilesResponse;
 import io.healbench.proto.sandbox.v1.LocalVariable;
@@ -91,7 +91,7 @@ final class SandboxProtoMapper {
         } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.HealAnswered heal) {
             out.setHealResult(heal(heal.result()));
         } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.GuardDecided guard) {
-            out.setGuardEvent(decision(guard.decision()));
+            out.setGuardEvent(GuardProtos.decision(guard.decision()));
         } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.Output output) {
             out.setOutput(output.text());
         } else if (payload instanceof io.healbench.sandbox.service.model.SessionEvent.Finished finished) {
@@ -136,13 +136,8 @@ final class SandboxProtoMapper {
         if (h.error() != null) {
             out.setError(SandboxErrors.status(h.error()));
         }
-        h.guardDecisions().forEach(d -> out.addGuardDecisions(decision(d)));
+        h.guardDecisions().forEach(d -> out.addGuardDecisions(GuardProtos.decision(d)));
         return out.build();
-    }
-
-    static GuardDecision decision(io.healbench.sandbox.service.model.GuardDecision d) {
-        return GuardDecision.newBuilder().setHealPoint(d.healPoint()).setStage(text(d.stage()))
-                .setVerdict(text(d.verdict())).setReason(text(d.reason())).build();
     }
 
     static Outcome outcome(io.healbench.sandbox.service.model.Outcome o) {
@@ -184,7 +179,7 @@ final class SandboxProtoMapper {
     }
 
     static ReferenceRun reference(io.healbench.sandbox.service.reference.ReferenceRun run) {
-        return ReferenceRun.newBuilder().setInstanceId(run.instanceId()).setDigest(text(run.digest())).setPython(text(run.python()))
+        return ReferenceRun.newBuilder().setName("instances/" + run.instanceId() + "/referenceRun").setInstanceId(run.instanceId()).setDigest(text(run.digest())).setPython(text(run.python()))
                 .setOutcome(outcome(run.outcome())).setCached(run.cached()).build();
     }
 

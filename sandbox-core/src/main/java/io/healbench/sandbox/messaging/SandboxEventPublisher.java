@@ -2,10 +2,10 @@ package io.healbench.sandbox.messaging;
 
 import com.google.protobuf.Timestamp;
 import io.healbench.proto.events.v1.AttemptEvent;
-import io.healbench.proto.events.v1.GuardDecisionEvent;
 import io.healbench.proto.events.v1.HealApplied;
+import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.sandbox.service.heal.HealEventSink;
-import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.SessionView;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,9 +42,7 @@ public class SandboxEventPublisher implements HealEventSink {
 
     @Override
     public void guardDecision(SessionView session, int ordinal, GuardDecision decision) {
-        publish("guard_decision", attributed(session, ordinal, "guard_decision").setGuardDecision(GuardDecisionEvent.newBuilder()
-                .setHealPoint(decision.healPoint()).setStage(decision.stage()).setVerdict(decision.verdict())
-                .setReason(decision.reason())).build());
+        publish("guard_decision", attributed(session, ordinal, "guard_decision").setGuardDecision(GuardProtos.decision(decision)).build());
     }
 
     /**

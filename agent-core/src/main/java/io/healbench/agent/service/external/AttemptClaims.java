@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * bench-service's ledger of claims on external attempts, as the gateway needs it. Every method throws
- * {@link ExternalFailure} with the ledger's reason (NOTHING_TO_CLAIM, ATTEMPT_NOT_FOUND, CLAIM_LAPSED, BAD_TARGET) or
+ * {@link ExternalFailure} with the ledger's reason (NOTHING_TO_CLAIM, ATTEMPT_NOT_FOUND, CLAIM_LAPSED, TARGET_INVALID) or
  * UNAVAILABLE when bench-service cannot answer.
  */
 public interface AttemptClaims {

@@ -37,7 +37,7 @@ public final class ExternalFailure extends RuntimeException {
     }
 
     static ExternalFailure badArgument(String message) {
-        return recoverable(Kind.INVALID_ARGUMENT, "BAD_ARGUMENT", message);
+        return recoverable(Kind.INVALID_ARGUMENT, "ARGUMENT_INVALID", message);
     }
 
     static ExternalFailure attemptNotFound(String name) {

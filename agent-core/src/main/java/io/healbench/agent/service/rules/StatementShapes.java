@@ -48,6 +48,8 @@ final class StatementShapes {
             "for", "from", "if", "import", "in", "is", "lambda", "not", "or", "return", "while", "with", "yield",
             "None", "True", "False");
     private static final Pattern STRING_PREFIX = Pattern.compile("(?i)[rbuf]{1,2}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_]\\w*");
+    private static final Pattern FLOAT_LITERAL = Pattern.compile("(?<![\\w.])(\\d+\\.\\d*|\\.\\d+)(?![\\w.])");
     private static final String ARITHMETIC = "+-*/%";
 
     private StatementShapes() {
@@ -150,6 +152,16 @@ final class StatementShapes {
             i = j;
         }
         return changed ? Optional.of(out.toString()) : Optional.empty();
+    }
+
+    /** True when the text is one plain name (an identifier). */
+    static boolean isName(String text) {
+        return NAME.matcher(text).matches();
+    }
+
+    /** True when the expression holds a float literal ({@code 2.0}, {@code 1.}, {@code .5}) outside a name. */
+    static boolean hasFloatLiteral(String expr) {
+        return FLOAT_LITERAL.matcher(expr).find();
     }
 
     /** Plain names read by an expression or statement (not attributes, not inside string literals). */

@@ -16,6 +16,7 @@ import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
 import io.healbench.agent.service.SessionTools;
 import io.healbench.agent.service.llm.Action;
+import io.healbench.common.guard.GuardMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ class ExternalAttemptTest {
         assertTrue(probe.observation().contains("value: 42"), probe.observation());
         ExecutionException bad = assertThrows(ExecutionException.class,
                 () -> attempt.submit(action("heal", Map.of("code", "pass"))).get(10, TimeUnit.SECONDS));
-        assertEquals("BAD_ARGUMENT", ((ExternalFailure) bad.getCause()).reason());
+        assertEquals("ARGUMENT_INVALID", ((ExternalFailure) bad.getCause()).reason());
 
         CompletableFuture<ExternalReply> heal = attempt.submit(action("heal", Map.of("code", "x = 1", "resume", "skip")));
         assertInstanceOf(AgentDecision.Heal.class, first.get(10, TimeUnit.SECONDS));
@@ -116,7 +117,7 @@ class ExternalAttemptTest {
     }
 
     private static ExternalAttempt attempt(Limits limits) {
-        AttemptSpec spec = new AttemptSpec("acme", "run-1", "attempt-1", "stdlib-example", 0, "external", "enforce",
+        AttemptSpec spec = new AttemptSpec("acme", "run-1", "attempt-1", "stdlib-example", 0, "external", GuardMode.ENFORCE,
                 new LlmSettings("", 0, 0, limits, Optional.empty(), CassetteMode.OFF), "");
         return new ExternalAttempt(new AttemptClaims.Claim("claim-1", spec, 0), new ExternalCaller("acme", "otto"));
     }

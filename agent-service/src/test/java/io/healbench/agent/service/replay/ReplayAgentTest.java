@@ -15,6 +15,7 @@ import io.healbench.agent.service.HealResume;
 import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
+import io.healbench.common.guard.GuardMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,7 +153,7 @@ class ReplayAgentTest {
     }
 
     private static AttemptSpec spec(String attemptId, String instanceId) {
-        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, "enforce", LlmSettings.NONE, "");
+        return new AttemptSpec("local", "run-1", attemptId, instanceId, 0, ReplayAgent.NAME, GuardMode.ENFORCE, LlmSettings.NONE, "");
     }
 
     private static HealPoint point(String attemptId, int healPoint) {

@@ -7,16 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
+import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
 import io.healbench.agent.service.HealResume;
+import io.healbench.agent.service.HealingAgent;
+import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.ObservedFrame;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
+import io.healbench.common.guard.GuardMode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RulesAgentTest {
 
     private final RulesAgent agent = new RulesAgent();
+    /** Each attempt's agent, by attempt id, held as the runner holds it: from the attempt's first crash to its end. */
+    private final Map<String, HealingAgent> attempts = new HashMap<>();
 
     /**
      * A crash as the runtime reports it; locals are "name:type" pairs (repr {@code <type>}) or
@@ -364,8 +372,13 @@ class RulesAgentTest {
                 line, RGB_TO_HLS, locals);
     }
 
+    private HealingAgent attempt(String attemptId) {
+        return attempts.computeIfAbsent(attemptId, id -> agent.forAttempt(new AttemptSpec("tenant", "run", id,
+                "instance", 0, RulesAgent.NAME, GuardMode.ENFORCE, LlmSettings.NONE, "")));
+    }
+
     private AgentDecision ask(String attempt, CrashObservation crash) {
-        return agent.decide(new HealPoint(attempt, crash, List.of()));
+        return attempt(attempt).decide(new HealPoint(attempt, crash, List.of()));
     }
 
     @Test
@@ -393,7 +406,7 @@ class RulesAgentTest {
         String[] state = {"r:float=0.0", "g:float=0.0", "b:float=0.0", "rangec:float=0.0", "sumc:float=0.0",
             "l:float=0.0"};
         ask("ended", rgbCrash(1, 8, "s = rangec / sumc", "s", state));
-        agent.attemptEnded("ended");
+        attempts.remove("ended").attemptEnded("ended");
         assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP),
                 ask("ended", rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state)));
     }
@@ -456,7 +469,7 @@ class RulesAgentTest {
             "l:float=0.0", "s:float=0.0"};
         ask("refused", rgbCrash(1, 8, "s = rangec / sumc", "s", state));
         CrashObservation again = rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state);
-        AgentDecision next = agent.decide(new HealPoint("refused", again,
+        AgentDecision next = attempt("refused").decide(new HealPoint("refused", again,
                 List.of(new RejectedHeal("_return_ = 0.0, l, s", "bad_resume: cannot return here"))));
         assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP), next);
     }
@@ -499,7 +512,7 @@ class RulesAgentTest {
     @MethodSource("earlyReturnValues")
     void earlyReturnValue(String name, String functionSource, String[] locals, String expected) {
         CrashObservation crash = inFunction(1, "TypeError", "x", "expr", "f()", List.of(), 2, functionSource, locals);
-        assertEquals(expected, RulesAgent.earlyReturnValue(crash), name);
+        assertEquals(expected, EarlyReturn.value(crash), name);
     }
 
     @Test

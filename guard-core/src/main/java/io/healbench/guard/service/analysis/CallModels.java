@@ -241,7 +241,7 @@ final class CallModels {
                 return NONE;
             }
             case "setdefault" -> {
-                String key = shape.argExprs().isEmpty() ? Value.ANY_ITEM : Activation.itemKey(shape.argExprs().get(0));
+                String key = shape.argExprs().isEmpty() ? Value.ANY_ITEM : NameResolver.itemKey(shape.argExprs().get(0));
                 Value fallback = shape.arg(1) == null ? NONE : shape.arg(1);
                 if (path != null) {
                     activation.act.write(path.then(key), fallback, true);
@@ -252,7 +252,7 @@ final class CallModels {
                 if (first == null) {
                     return method.equals("pop") ? receiver.item(Value.ANY_ITEM) : Value.of(all);
                 }
-                String key = Activation.itemKey(shape.argExprs().get(0));
+                String key = NameResolver.itemKey(shape.argExprs().get(0));
                 Value fallback = shape.arg(1) == null ? NONE : shape.arg(1);
                 return receiver.item(key).join(fallback);
             }

@@ -194,7 +194,7 @@ final class Calls {
         }
         Taint all = shape.all().union(callee.deep());
         if (!all.isEmpty()) {
-            act.an.incomplete(act.file, shape.node(), "dynamic call " + Activation.describe(func) + "(...)",
+            act.an.incomplete(act.file, shape.node(), "dynamic call " + ExpressionEvaluator.describe(func) + "(...)",
                     "the callee is a value the analysis cannot resolve, and it receives or is a heal-derived value");
         }
         return Value.of(all);

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.guard.HealAnalysis;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -98,28 +99,30 @@ public final class HealAnalyzer {
     }
 
     private static AnalysisResult unknown(AnalysisInput input, String construct, String reason) {
+        HealAnalysis.CrashPoint point = input.analysis().crashPoint();
         return new AnalysisResult(AnalysisResult.Verdict.UNKNOWN, "", List.of(), null, List.of(new AnalysisResult.Incomplete(
-                input.crashPoint().file(), input.crashPoint().line(), 0, construct, reason)), 0);
+                point.file(), point.line(), 0, construct, reason)), 0);
     }
 
     private AnalysisResult analyzeHere(AnalysisInput input) {
+        HealAnalysis analysis = input.analysis();
         List<ModuleScope> scopes = new ArrayList<>();
-        for (AnalysisInput.ModuleSource module : input.modules()) {
+        for (HealAnalysis.ModuleTree module : analysis.modules()) {
             scopes.add(new ModuleScope(module.module(), module.file(), PyAstReader.read(module.astJson(), module.file())));
         }
         ProjectIndex index = new ProjectIndex(scopes);
         ProtectionPolicy policy = ProtectionPolicy.parse(input.policyJson());
         Analysis an = new Analysis(index, policy, maxSteps, System.nanoTime() + timeLimit.toNanos());
-        AnalysisInput.CrashPoint point = input.crashPoint();
-        if (input.modulesTruncated()) {
+        HealAnalysis.CrashPoint point = analysis.crashPoint();
+        if (analysis.modulesTruncated()) {
             an.incomplete("", null, "export cap", "healrt's export of the project modules hit its cap: some modules are missing");
         }
-        if (input.deltaTruncated() && mayChangeUnseen(input.healCode())) {
+        if (analysis.deltaTruncated() && mayChangeUnseen(input.healCode())) {
             an.incomplete(point.file(), null, "Δk bound", "Δk was truncated and the heal calls code that may change objects"
                     + " beyond what it assigns: it may have sources that are not listed");
         }
         try {
-            run(input, an, index);
+            run(analysis, an, index);
         } catch (Analysis.Found found) {
             // the finding is recorded
         } catch (Analysis.BudgetExceeded exceeded) {
@@ -136,8 +139,8 @@ public final class HealAnalyzer {
         return healCode == null || healCode.isBlank() || MUTATING_CALL.matcher(healCode).find();
     }
 
-    private static void run(AnalysisInput input, Analysis an, ProjectIndex index) {
-        AnalysisInput.CrashPoint point = input.crashPoint();
+    private static void run(HealAnalysis analysis, Analysis an, ProjectIndex index) {
+        HealAnalysis.CrashPoint point = analysis.crashPoint();
         ModuleScope scope = index.moduleOfFile(point.file());
         if (scope == null) {
             an.incomplete(point.file(), null, "crash module", "the crashing module " + point.file() + " was not exported");
@@ -150,7 +153,7 @@ public final class HealAnalyzer {
                     + point.line() + ", column " + point.col() + " of the exported " + point.file());
             return;
         }
-        List<Sources.Source> sources = Sources.of(input.delta(), crashed, point);
+        List<Sources.Source> sources = Sources.of(analysis.delta(), crashed, point);
         for (Sources.Source source : sources) {
             an.anySource = an.anySource.union(Taint.source(source.label(), source.origin()));
         }
@@ -176,7 +179,7 @@ public final class HealAnalyzer {
             Activation activation = new Activation(an, crashed, injection, null);
             activation.run(State.bottom());
             an.activations++;
-            callers(input, an, index, crashed, activation.result(), activation.parametersAtExit());
+            callers(point, an, index, crashed, activation.result(), activation.parametersAtExit());
             if (!store.changed()) {
                 return;
             }
@@ -184,12 +187,12 @@ public final class HealAnalyzer {
     }
 
     /** Each project caller's rest, from the call it is inside: the callee's result and effects enter there. */
-    private static void callers(AnalysisInput input, Analysis an, ProjectIndex index, FunctionInfo crashed, Value result,
+    private static void callers(HealAnalysis.CrashPoint point, Analysis an, ProjectIndex index, FunctionInfo crashed, Value result,
                                 Map<String, Value> parameters) {
         FunctionInfo inner = crashed;
         Value innerResult = result;
         Map<String, Value> innerParameters = parameters;
-        for (AnalysisInput.CallSite site : input.crashPoint().callers()) {
+        for (HealAnalysis.CallSite site : point.callers()) {
             String name = site.qualname().substring(site.qualname().lastIndexOf('.') + 1);
             if (name.startsWith("<") && !name.equals("<module>")) {
                 // A generator expression, comprehension or lambda frame (or a type-parameter scope): its values
@@ -307,7 +310,7 @@ public final class HealAnalyzer {
         }
 
         /** The expression with exactly the call site's span (preferring a call), else the innermost call around it. */
-        static PyNode expressionAt(FunctionInfo function, AnalysisInput.CallSite site) {
+        static PyNode expressionAt(FunctionInfo function, HealAnalysis.CallSite site) {
             PyNode exact = null;
             PyNode around = null;
             Deque<PyNode> work = new ArrayDeque<>(bodyOf(function));

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.guard.HealAnalysis;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,9 +19,9 @@ final class Sources {
 
     private Sources() {}
 
-    static List<Source> of(List<AnalysisInput.DeltaEntry> delta, FunctionInfo crashed, AnalysisInput.CrashPoint point) {
+    static List<Source> of(List<HealAnalysis.DeltaEntry> delta, FunctionInfo crashed, HealAnalysis.CrashPoint point) {
         List<Source> sources = new ArrayList<>();
-        for (AnalysisInput.DeltaEntry entry : delta) {
+        for (HealAnalysis.DeltaEntry entry : delta) {
             AccessPath relative = parse(entry.location());
             String change = entry.before() == null || entry.before().isEmpty() ? "-> " + entry.after()
                     : entry.before() + " -> " + entry.after();

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.guard.HealAnalysis;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,7 +15,7 @@ final class AnalysisCase {
     private String crashFile;
     private String qualname;
     private String resume = "skip";
-    private final List<AnalysisInput.DeltaEntry> delta = new ArrayList<>();
+    private final List<HealAnalysis.DeltaEntry> delta = new ArrayList<>();
     private final List<String[]> callers = new ArrayList<>();
     private String policy = PythonProject.defaultPolicy();
 
@@ -40,7 +41,7 @@ final class AnalysisCase {
     AnalysisCase delta(String entry) {
         String[] parts = entry.split(" ");
         List<String> also = parts.length > 3 && parts[2].equals("also") ? List.of(parts).subList(3, parts.length) : List.of();
-        delta.add(new AnalysisInput.DeltaEntry(parts[1], parts[0], "'old'", "'new'", also));
+        delta.add(new HealAnalysis.DeltaEntry(parts[1], parts[0], "'old'", "'new'", also));
         return this;
     }
 
@@ -62,17 +63,17 @@ final class AnalysisCase {
         int col = text.length() - text.stripLeading().length();
         int endCol = text.indexOf("# CRASH");
         String kind = text.strip().startsWith("return") ? "return" : "assign";
-        List<AnalysisInput.CallSite> sites = new ArrayList<>();
+        List<HealAnalysis.CallSite> sites = new ArrayList<>();
         for (String[] caller : callers) {
             String[] lines = project.source(caller[0]).split("\n", -1);
             int callLine = lineOf(lines, "# CALL");
             int callCol = lines[callLine - 1].indexOf(caller[2]);
-            sites.add(new AnalysisInput.CallSite(caller[0], caller[1].substring(caller[1].lastIndexOf('.') + 1), caller[1],
+            sites.add(new HealAnalysis.CallSite(caller[0], caller[1].substring(caller[1].lastIndexOf('.') + 1), caller[1],
                     callLine, callCol, callLine, callCol + caller[2].length(), false));
         }
-        AnalysisInput.CrashPoint point = new AnalysisInput.CrashPoint(crashFile, qualname.substring(qualname.lastIndexOf('.') + 1),
+        HealAnalysis.CrashPoint point = new HealAnalysis.CrashPoint(crashFile, qualname.substring(qualname.lastIndexOf('.') + 1),
                 qualname, line, col, line, endCol, kind, resume, sites);
-        return new AnalysisInput("", 1, delta, false, point, project.export(), false, policy);
+        return new AnalysisInput("", new HealAnalysis(1, delta, false, point, project.export(), false), policy);
     }
 
     AnalysisResult analyze() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.common.guard.HealAnalysis;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -441,9 +442,10 @@ class HealAnalyzerTest {
                     name = d["name"]  # CRASH
                 """;
         AnalysisInput input = AnalysisCase.crashIn("app.py", "work", source).delta("both name:name").input();
-        AnalysisInput moved = new AnalysisInput("", 1, input.delta(), false, new AnalysisInput.CrashPoint("other.py", "work", "work",
-                input.crashPoint().line(), input.crashPoint().col(), 0, 0, "assign", "skip", List.of()), input.modules(), true,
-                input.policyJson());
+        HealAnalysis analysis = input.analysis();
+        AnalysisInput moved = new AnalysisInput("", new HealAnalysis(1, analysis.delta(), false, new HealAnalysis.CrashPoint("other.py",
+                "work", "work", analysis.crashPoint().line(), analysis.crashPoint().col(), 0, 0, "assign", "skip", List.of()),
+                analysis.modules(), true), input.policyJson());
         AnalysisResult result = new HealAnalyzer().analyze(moved);
         assertVerdict(AnalysisResult.Verdict.UNKNOWN, result);
         assertEquals(List.of("export cap", "crash module"), result.incomplete().stream().map(AnalysisResult.Incomplete::construct).toList());
@@ -453,16 +455,17 @@ class HealAnalyzerTest {
     void malformedInputIsRefused() {
         AnalysisInput input = AnalysisCase.crashIn("app.py", "work", "def work(d):\n    x = d[0]  # CRASH\n")
                 .delta("both name:x").input();
-        AnalysisInput badTree = new AnalysisInput("", 1, input.delta(), false, input.crashPoint(),
-                List.of(new AnalysisInput.ModuleSource("app.py", "app", "[1, 2]")), false, input.policyJson());
+        HealAnalysis analysis = input.analysis();
+        AnalysisInput badTree = new AnalysisInput("", new HealAnalysis(1, analysis.delta(), false, analysis.crashPoint(),
+                List.of(new HealAnalysis.ModuleTree("app.py", "app", "[1, 2]")), false), input.policyJson());
         assertTrue(assertThrows(AnalysisInputException.class, () -> new HealAnalyzer().analyze(badTree)).getMessage()
                 .startsWith("app.py: "));
-        AnalysisInput badPolicy = new AnalysisInput("", 1, input.delta(), false, input.crashPoint(), input.modules(), false,
-                "{\"operations\": {\"x\": [{\"op\": \"os.remove\", \"index\": \"first\"}]}}");
+        AnalysisInput badPolicy = new AnalysisInput("", new HealAnalysis(1, analysis.delta(), false, analysis.crashPoint(),
+                analysis.modules(), false), "{\"operations\": {\"x\": [{\"op\": \"os.remove\", \"index\": \"first\"}]}}");
         assertTrue(assertThrows(AnalysisInputException.class, () -> new HealAnalyzer().analyze(badPolicy)).getMessage()
                 .startsWith("policy: operations.x[0]: index"));
-        AnalysisInput badDelta = new AnalysisInput("", 1, List.of(new AnalysisInput.DeltaEntry("x", "both", "", "", List.of())), false,
-                input.crashPoint(), input.modules(), false, input.policyJson());
+        AnalysisInput badDelta = new AnalysisInput("", new HealAnalysis(1, List.of(new HealAnalysis.DeltaEntry("x", "both", "", "",
+                List.of())), false, analysis.crashPoint(), analysis.modules(), false), input.policyJson());
         assertThrows(AnalysisInputException.class, () -> new HealAnalyzer().analyze(badDelta));
     }
 

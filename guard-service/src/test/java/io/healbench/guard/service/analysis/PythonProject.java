@@ -2,6 +2,7 @@ package io.healbench.guard.service.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.guard.HealAnalysis;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ final class PythonProject {
     }
 
     /** The modules as healrt exports them, the first file first. */
-    List<AnalysisInput.ModuleSource> export() {
+    List<HealAnalysis.ModuleTree> export() {
         try {
             Path dir = Files.createTempDirectory("hb-analysis");
             try {
@@ -52,9 +53,9 @@ final class PythonProject {
                 if (!python.waitFor(60, TimeUnit.SECONDS) || python.exitValue() != 0) {
                     throw new IllegalStateException("healrt.astexport failed: " + new String(output, StandardCharsets.UTF_8));
                 }
-                List<AnalysisInput.ModuleSource> modules = new ArrayList<>();
+                List<HealAnalysis.ModuleTree> modules = new ArrayList<>();
                 for (JsonNode module : JSON.readTree(output).get("modules")) {
-                    modules.add(new AnalysisInput.ModuleSource(module.get("file").asText(), module.get("module").asText(),
+                    modules.add(new HealAnalysis.ModuleTree(module.get("file").asText(), module.get("module").asText(),
                             JSON.writeValueAsString(module.get("ast"))));
                 }
                 return modules;

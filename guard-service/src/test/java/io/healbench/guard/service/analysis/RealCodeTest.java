@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.guard.HealAnalysis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -80,20 +81,20 @@ class RealCodeTest {
         assertTrue(python.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, python.exitValue(), new String(output, StandardCharsets.UTF_8));
         JsonNode exported = JSON.readTree(output);
-        List<AnalysisInput.ModuleSource> modules = new ArrayList<>();
+        List<HealAnalysis.ModuleTree> modules = new ArrayList<>();
         for (JsonNode module : exported.get("modules")) {
-            modules.add(new AnalysisInput.ModuleSource(module.get("file").asText(), module.get("module").asText(),
+            modules.add(new HealAnalysis.ModuleTree(module.get("file").asText(), module.get("module").asText(),
                     JSON.writeValueAsString(module.get("ast"))));
         }
         String policy = PythonProject.defaultPolicy();
         HealAnalyzer analyzer = new HealAnalyzer();
         Map<AnalysisResult.Verdict, Integer> verdicts = new EnumMap<>(AnalysisResult.Verdict.class);
         for (JsonNode point : exported.get("points")) {
-            List<AnalysisInput.DeltaEntry> delta = new ArrayList<>();
-            point.get("params").forEach(p -> delta.add(new AnalysisInput.DeltaEntry("name:" + p.asText(), "changed", "1", "2", List.of())));
-            AnalysisInput input = new AnalysisInput("", 1, delta, false, new AnalysisInput.CrashPoint(point.get("file").asText(),
-                    "", point.get("qualname").asText(), point.get("line").asInt(), point.get("col").asInt(), 0, 0, "expr", "skip",
-                    List.of()), modules, false, policy);
+            List<HealAnalysis.DeltaEntry> delta = new ArrayList<>();
+            point.get("params").forEach(p -> delta.add(new HealAnalysis.DeltaEntry("name:" + p.asText(), "changed", "1", "2", List.of())));
+            AnalysisInput input = new AnalysisInput("", new HealAnalysis(1, delta, false, new HealAnalysis.CrashPoint(
+                    point.get("file").asText(), "", point.get("qualname").asText(), point.get("line").asInt(), point.get("col").asInt(),
+                    0, 0, "expr", "skip", List.of()), modules, false), policy);
             AnalysisResult result = analyzer.analyze(input);
             verdicts.merge(result.verdict(), 1, Integer::sum);
             if (result.verdict() == AnalysisResult.Verdict.TAINTED) {

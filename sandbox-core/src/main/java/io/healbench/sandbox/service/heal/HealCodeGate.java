@@ -4,5 +4,5 @@ package io.healbench.sandbox.service.heal;
 public interface HealCodeGate {
 
     /** Checks the code; throws {@link io.healbench.sandbox.service.SandboxException} when the gate cannot be reached. */
-    GateVerdict check(String code);
+    GateAnswer check(String code);
 }

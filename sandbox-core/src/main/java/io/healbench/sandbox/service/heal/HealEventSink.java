@@ -1,6 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
-import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.SessionView;
 
 /**

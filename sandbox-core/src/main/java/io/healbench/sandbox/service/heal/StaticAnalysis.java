@@ -1,6 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.HealAnalysis;
 
 /** HealGuard's static stage as guard-service answers it (AnalyzeHeal). */
 public interface StaticAnalysis {

@@ -1,6 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
-import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.common.guard.GuardDecision;
 
 /**
  * What the static stage decided for a dry-run heal: commit it, or abort it (and why), and the decision recorded.

@@ -1,8 +1,11 @@
 package io.healbench.sandbox.service.heal;
 
+import io.healbench.common.guard.GuardMode;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.SandboxException;
-import io.healbench.sandbox.service.model.GuardDecision;
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.HealAnalysis;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -14,8 +17,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class StaticGuard {
 
-    static final String STAGE = "static";
-
     private final StaticAnalysis analysis;
     private final ProtectedPolicies policies;
 
@@ -24,8 +25,8 @@ public class StaticGuard {
         this.policies = policies;
     }
 
-    public StaticDecision decide(String guardMode, String policyName, String code, HealAnalysis dryRun) {
-        boolean enforce = !"observe".equals(guardMode);
+    public StaticDecision decide(GuardMode guardMode, String policyName, String code, HealAnalysis dryRun) {
+        boolean enforce = guardMode != GuardMode.OBSERVE;
         int healPoint = dryRun.healPoint();
         StaticVerdict verdict;
         try {
@@ -33,12 +34,17 @@ public class StaticGuard {
         } catch (SandboxException e) {
             String reason = "static analysis unavailable" + (enforce ? " (fail closed)" : "") + ": " + e.getMessage();
             return new StaticDecision(!enforce, "HealGuard's " + reason,
-                    new GuardDecision(healPoint, STAGE, enforce ? "rejected" : "observed", reason), "unavailable");
+                    refusal(healPoint, enforce, reason), "unavailable");
         }
         if (!verdict.tainted()) {
-            return new StaticDecision(true, null, new GuardDecision(healPoint, STAGE, "accepted", verdict.summary()), verdict.forRuntime());
+            return new StaticDecision(true, null, new GuardDecision(healPoint, GuardStage.STATIC, GuardVerdict.ACCEPTED, verdict.summary()), verdict.forRuntime());
         }
         return new StaticDecision(!enforce, "HealGuard's static stage found a flow into a protected operation: " + verdict.summary(),
-                new GuardDecision(healPoint, STAGE, enforce ? "rejected" : "observed", verdict.summary()), verdict.forRuntime());
+                refusal(healPoint, enforce, verdict.summary()), verdict.forRuntime());
+    }
+
+    /** In observe mode a refusal is only recorded: the heal is committed all the same. */
+    private static GuardDecision refusal(int healPoint, boolean enforce, String reason) {
+        return new GuardDecision(healPoint, GuardStage.STATIC, enforce ? GuardVerdict.REJECTED : GuardVerdict.OBSERVED, reason);
     }
 }

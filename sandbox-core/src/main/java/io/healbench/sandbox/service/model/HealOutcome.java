@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.model;
 
+import io.healbench.common.guard.GuardDecision;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.model;
 
+import io.healbench.common.guard.GuardDecision;
 import java.time.Instant;
 
 /** One entry of a session's event log, numbered from 1 in the order it happened. */

@@ -2,6 +2,7 @@ package io.healbench.sandbox.service.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.healbench.common.guard.GuardMode;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
@@ -42,7 +43,7 @@ public class HealrtInvocation {
     }
 
     /** Writes the workspace's healrt spec from its run plan and says how to start the run. */
-    public LaunchRequest prepare(Workspace workspace, boolean intercept, String guardMode) throws IOException {
+    public LaunchRequest prepare(Workspace workspace, boolean intercept, GuardMode guardMode) throws IOException {
         RunPlan plan = workspace.plan();
         Map<String, String> env = new LinkedHashMap<>(plan.env());
         List<String> pythonpath = new ArrayList<>();
@@ -79,10 +80,10 @@ public class HealrtInvocation {
      * The dynamic stage's settings: the mode and, unless it is off, the instance's merged policy (the one the static
      * stage analyses with), so both stages protect the same operations.
      */
-    private Map<String, Object> guard(Workspace workspace, String guardMode) throws IOException {
+    private Map<String, Object> guard(Workspace workspace, GuardMode guardMode) throws IOException {
         Map<String, Object> guard = new LinkedHashMap<>();
-        guard.put("mode", guardMode);
-        if (!"off".equals(guardMode)) {
+        guard.put("mode", guardMode.wireName());
+        if (guardMode != GuardMode.OFF) {
             guard.put("policy", JSON.readTree(policies.mergedJson(workspace.instance().policy())));
         }
         return guard;

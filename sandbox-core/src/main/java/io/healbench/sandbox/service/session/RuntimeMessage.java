@@ -1,8 +1,8 @@
 package io.healbench.sandbox.service.session;
 
 import io.healbench.sandbox.service.model.CrashContext;
-import io.healbench.sandbox.service.model.GuardDecision;
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -16,10 +16,13 @@ sealed interface RuntimeMessage {
 
     record ProbeReply(String id, ProbeOutcome outcome) implements RuntimeMessage {}
 
-    record HealReply(String id, HealOutcome outcome) implements RuntimeMessage {}
+    /** The first answer to a heal sent for analysis: its analysis, or its result when the re-check or the dry run failed. */
+    sealed interface HealAnswer extends RuntimeMessage {}
+
+    record HealReply(String id, HealOutcome outcome) implements HealAnswer {}
 
     /** A heal's dry run passed: its Δk and the code after it, for the static stage; the runtime awaits commit or abort. */
-    record HealAnalysisReady(String id, HealAnalysis analysis) implements RuntimeMessage {}
+    record HealAnalysisReady(String id, HealAnalysis analysis) implements HealAnswer {}
 
     /** A guard decision the runtime took (its dynamic guard or its own HealCore re-check). */
     record GuardEvent(GuardDecision decision) implements RuntimeMessage {}

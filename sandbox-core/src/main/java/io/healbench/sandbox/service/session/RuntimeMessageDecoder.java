@@ -1,5 +1,7 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.Abbreviation;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -10,8 +12,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.healbench.sandbox.service.model.CrashContext;
-import io.healbench.sandbox.service.model.GuardDecision;
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -20,13 +22,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Decodes the runtime's JSON lines into {@link RuntimeMessage}s and encodes commands. */
+/** Decodes the runtime's JSON lines into {@link RuntimeMessage}s. */
 final class RuntimeMessageDecoder {
 
     /** A guard decision's reason (rule and flow path included) is kept to this many characters. */
     static final int MAX_REASON_CHARS = 2000;
-    /** A guard decision's stage and verdict are single words. */
-    static final int MAX_WORD_CHARS = 64;
 
     /** Runtime heal_result reasons that mean the heal was refused before it touched the live process. */
     private static final List<String> RUNTIME_REJECTIONS = List.of("forbidden", "aborted");
@@ -65,15 +65,6 @@ final class RuntimeMessageDecoder {
             };
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return new RuntimeMessage.Malformed(line, "bad '" + node.get("type").asText() + "' message: " + e.getMessage());
-        }
-    }
-
-    /** Serializes a command as one JSON line (no embedded newlines: JSON escapes them). */
-    static String encode(Map<String, Object> command) {
-        try {
-            return JSON.writeValueAsString(command);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot encode command " + command.get("cmd"), e);
         }
     }
 
@@ -122,11 +113,19 @@ final class RuntimeMessageDecoder {
     private static RuntimeMessage event(JsonNode node) {
         String kind = node.path("kind").asText("");
         if (kind.startsWith("guard")) {
+            GuardStage stage;
+            GuardVerdict verdict;
+            try {
+                stage = GuardStage.parse(node.path("stage").asText("dynamic"));
+                verdict = GuardVerdict.parse(node.path("verdict").asText(""));
+            } catch (IllegalArgumentException e) {
+                // Not a decision this build can record: it stays in the session's log as the runtime sent it.
+                return new RuntimeMessage.Note(kind, node.toString());
+            }
             // Each decision is kept in the session's log, and becomes a broker message and a database row: its size is
             // bounded here, whatever a line on the channel carries (lines may be 16 MiB).
-            return new RuntimeMessage.GuardEvent(new GuardDecision(node.path("heal_point").asInt(),
-                    Abbreviation.abbreviate(node.path("stage").asText("dynamic"), MAX_WORD_CHARS), Abbreviation.abbreviate(node.path("verdict").asText(""),
-                    MAX_WORD_CHARS), Abbreviation.abbreviate(guardReason(node, kind), MAX_REASON_CHARS)));
+            return new RuntimeMessage.GuardEvent(new GuardDecision(node.path("heal_point").asInt(), stage, verdict,
+                    Abbreviation.abbreviate(guardReason(node, kind), MAX_REASON_CHARS)));
         }
         return new RuntimeMessage.Note(kind, node.toString());
     }

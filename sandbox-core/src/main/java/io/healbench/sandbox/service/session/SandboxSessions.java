@@ -1,18 +1,21 @@
 package io.healbench.sandbox.service.session;
 
 import io.healbench.common.dataset.Instance;
+import io.healbench.common.guard.GuardMode;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.InstanceLookup;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxMetrics;
 import io.healbench.sandbox.service.SandboxException.Kind;
-import io.healbench.sandbox.service.heal.GateVerdict;
+import io.healbench.sandbox.service.heal.GateAnswer;
 import io.healbench.sandbox.service.heal.HealCodeGate;
 import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.heal.StaticDecision;
 import io.healbench.sandbox.service.heal.StaticGuard;
 import io.healbench.sandbox.service.model.CrashContext;
-import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
@@ -162,7 +165,7 @@ public class SandboxSessions implements SessionLauncher {
 
     @Override
     public UnattendedRun runUnattended(Instance instance, Variant variant) {
-        Session session = start(instance, variant, false, "off", Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
+        Session session = start(instance, variant, false, GuardMode.OFF, Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
         try {
             session.ended().get(config.wallClockLimit().plusSeconds(CLOSE_WAIT_SECONDS).toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
@@ -178,7 +181,7 @@ public class SandboxSessions implements SessionLauncher {
         return new UnattendedRun(outcome, session.runtimeReported());
     }
 
-    private Session start(Instance instance, Variant variant, boolean intercept, String guardMode, Map<String, String> labels,
+    private Session start(Instance instance, Variant variant, boolean intercept, GuardMode guardMode, Map<String, String> labels,
                           Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted) {
         Workspace workspace = materializer.materialize(instance, variant);
         String id = UUID.randomUUID().toString();
@@ -252,9 +255,9 @@ public class SandboxSessions implements SessionLauncher {
     private HealOutcome guardedHeal(String name, String code, String resume) {
         Session session = session(name);
         CrashContext crash = session.requireCrashed();
-        GateVerdict verdict = gate.check(code == null ? "" : code);
+        GateAnswer verdict = gate.check(code == null ? "" : code);
         if (!verdict.allowed()) {
-            GuardDecision rejected = new GuardDecision(crash.healPoint(), "gate", "rejected", verdict.summary());
+            GuardDecision rejected = new GuardDecision(crash.healPoint(), GuardStage.GATE, GuardVerdict.REJECTED, verdict.summary());
             HealOutcome outcome = new HealOutcome(false,
                     new HealOutcome.HealError(true, "HEALCORE_REJECTED", "the heal is outside HealCore: " + verdict.summary()),
                     "", List.of(), resume, List.of(rejected));
@@ -262,12 +265,12 @@ public class SandboxSessions implements SessionLauncher {
             session.reportGuardDecision(rejected);
             return outcome;
         }
-        GuardDecision accepted = new GuardDecision(crash.healPoint(), "gate", "accepted",
+        GuardDecision accepted = new GuardDecision(crash.healPoint(), GuardStage.GATE, GuardVerdict.ACCEPTED,
                 "inside HealCore" + (verdict.gateVersion().isEmpty() ? "" : " (gate " + verdict.gateVersion() + ")"));
         session.recordGuardDecision(accepted);
         session.reportGuardDecision(accepted);
         Duration timeout = config.healTimeout().plus(config.replyMargin());
-        HealOutcome outcome = "off".equals(session.guardMode())
+        HealOutcome outcome = session.guardMode() == GuardMode.OFF
                 ? session.heal(code, resume, List.of(accepted), timeout)
                 : session.heal(code, resume, List.of(accepted), timeout, analysis -> {
                     // The static stage (docs/healguard.md §1): the dry run's Δk and the code that runs next.

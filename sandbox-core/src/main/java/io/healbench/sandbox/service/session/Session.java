@@ -1,13 +1,14 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.GuardMode;
+import io.healbench.common.guard.HealAnalysis;
 import io.healbench.sandbox.service.Abbreviation;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.heal.StaticDecision;
 import io.healbench.sandbox.service.model.CrashContext;
-import io.healbench.sandbox.service.model.GuardDecision;
-import io.healbench.sandbox.service.model.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ResourceUse;
@@ -17,28 +18,23 @@ import io.healbench.sandbox.service.model.SessionState;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.workspace.Workspace;
 import io.smallrye.mutiny.Multi;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * One session: one runtime process paused (or not) at its crashes, its control channel and its event log.
- * The runtime's messages arrive through {@link #onRuntimeMessage}; commands go out one at a time.
+ * One session: one runtime process paused (or not) at its crashes, and its event log. The runtime's messages arrive
+ * through {@link #onRuntimeMessage}; commands go out through the {@link RuntimeClient}, one at a time, and only in a
+ * state that allows them.
  */
 public final class Session {
 
@@ -47,21 +43,22 @@ public final class Session {
     private final Workspace workspace;
     private final Map<String, String> labels;
     /** HealGuard's mode for this session: enforce, observe or off (both stages). */
-    private final String guardMode;
+    private final GuardMode guardMode;
     private final SessionEventLog log;
     private final HealEventSink sink;
     /** Events reported to the sink so far: each one's ordinal names it (HealEventSink). */
     private final AtomicInteger reportedEvents = new AtomicInteger();
     private final long outputLimit;
     private final ReentrantLock commandLock = new ReentrantLock();
-    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final RuntimeClient runtime;
+    /** The guard decisions taken so far on the heal awaiting its result; the result carries them. */
+    private volatile List<GuardDecision> healDecisions = List.of();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     /** Completes a reported outcome before FINISHED is recorded (e.g. compares it with the reference run). */
     private final Function<Outcome, CompletableFuture<Outcome>> completion;
 
     private volatile SessionState state = SessionState.STARTING;
     private volatile CrashContext crash;
-    private volatile RuntimeChannel channel;
     private long outputBytes;
     private boolean outputTruncated;
     private boolean finishedReported;
@@ -73,9 +70,6 @@ public final class Session {
     private static final int MAX_RECORDED_VIOLATIONS = 8;
     private CompletableFuture<Void> finishing = CompletableFuture.completedFuture(null);
 
-    /** A command waiting for the runtime's answer, with the guard decisions to attach to it. */
-    private record Pending(CompletableFuture<RuntimeMessage> answer, List<GuardDecision> decisions) {}
-
     /** Reports a guard decision to the bench, numbered in this session's order. */
     void reportGuardDecision(GuardDecision decision) {
         sink.guardDecision(view(), reportedEvents.incrementAndGet(), decision);
@@ -86,7 +80,7 @@ public final class Session {
         sink.healApplied(view(), reportedEvents.incrementAndGet(), healPoint, code, resume, exceptionType);
     }
 
-    Session(String id, Workspace workspace, Map<String, String> labels, String guardMode, HealEventSink sink, long outputLimit,
+    Session(String id, Workspace workspace, Map<String, String> labels, GuardMode guardMode, HealEventSink sink, long outputLimit,
             Function<Outcome, CompletableFuture<Outcome>> completion) {
         this.name = "sessions/" + id;
         this.guardMode = guardMode;
@@ -96,6 +90,7 @@ public final class Session {
         this.log = new SessionEventLog(name);
         this.sink = sink;
         this.outputLimit = outputLimit;
+        this.runtime = new RuntimeClient(name);
     }
 
     public String name() {
@@ -106,7 +101,7 @@ public final class Session {
         return workspace;
     }
 
-    public String guardMode() {
+    public GuardMode guardMode() {
         return guardMode;
     }
 
@@ -133,7 +128,7 @@ public final class Session {
     }
 
     void attach(RuntimeChannel runtimeChannel) {
-        this.channel = runtimeChannel;
+        runtime.attach(runtimeChannel);
     }
 
     /** Completes when the process has ended and its end has been recorded. */
@@ -184,23 +179,22 @@ public final class Session {
                 return;
             }
             log.append(new SessionEvent.ProbeAnswered(reply.outcome()));
-            answer(reply.id(), reply);
+            runtime.answer(reply.id(), reply);
         } else if (message instanceof RuntimeMessage.HealReply reply) {
             if (unsolicited(reply.id(), "heal_result")) {
                 return;
             }
-            Pending waiting = pending.get(reply.id());
-            HealOutcome outcome = withDecisions(reply.outcome(), waiting.decisions());
+            HealOutcome outcome = withDecisions(reply.outcome(), healDecisions);
             if (outcome.applied()) {
                 // The runtime resumes right after this reply; its next crash is a new heal point.
                 crash = null;
                 state = SessionState.RUNNING;
             }
             log.append(new SessionEvent.HealAnswered(outcome));
-            answer(reply.id(), new RuntimeMessage.HealReply(reply.id(), outcome));
+            runtime.answer(reply.id(), new RuntimeMessage.HealReply(reply.id(), outcome));
         } else if (message instanceof RuntimeMessage.HealAnalysisReady ready) {
             if (!unsolicited(ready.id(), "heal_analysis")) {
-                answer(ready.id(), ready);
+                runtime.answer(ready.id(), ready);
             }
         } else if (message instanceof RuntimeMessage.GuardEvent guard) {
             // The runtime names files by their path in this workspace, which is gone after the session; the
@@ -244,12 +238,11 @@ public final class Session {
 
     /** A reply to a command that is not waiting for one (or already has its answer): refused, and false otherwise. */
     private boolean unsolicited(String id, String kind) {
-        Pending waiting = id == null ? null : pending.get(id);
-        if (waiting == null || waiting.answer().isDone()) {
-            refuse("a " + kind + " nobody asked for (id " + Abbreviation.abbreviate(String.valueOf(id), 80) + ")");
-            return true;
+        if (runtime.awaits(id)) {
+            return false;
         }
-        return false;
+        refuse("a " + kind + " nobody asked for (id " + Abbreviation.abbreviate(String.valueOf(id), 80) + ")");
+        return true;
     }
 
     private synchronized void refuse(String what) {
@@ -301,9 +294,7 @@ public final class Session {
             }
             reportedOutcome = finishing;
         }
-        SandboxException gone = new SandboxException(Kind.FAILED_PRECONDITION, "SESSION_ENDED",
-                name + " ended (" + exitCause + ") before the runtime answered");
-        pending.values().forEach(p -> p.answer().completeExceptionally(gone));
+        runtime.runtimeEnded(exitCause);
         // The end counts as recorded once a reported outcome has been completed and logged as well.
         reportedOutcome.whenComplete((done, failure) -> ended.complete(null));
     }
@@ -350,21 +341,15 @@ public final class Session {
 
     /** {@code limit} bounds the probe in the runtime; {@code replyTimeout} bounds the wait for its reply. */
     public ProbeOutcome probe(String code, boolean inplace, Duration limit, Duration replyTimeout) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("cmd", "probe");
-        command.put("code", code);
-        command.put("inplace", inplace);
-        command.put("timeout_s", limit.toMillis() / 1000.0);
-        return ((RuntimeMessage.ProbeReply) request(command, List.of(), replyTimeout)).outcome();
+        return whileCrashed(() -> runtime.probe(code, inplace, limit, replyTimeout));
     }
 
     /** Sends the heal (which must have passed the gate already) and waits for its result. */
     public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("cmd", "heal");
-        command.put("code", code);
-        command.put("resume", resume);
-        return ((RuntimeMessage.HealReply) request(command, decisions, timeout)).outcome();
+        return whileCrashed(() -> {
+            healDecisions = List.copyOf(decisions);
+            return runtime.heal(code, resume, timeout);
+        });
     }
 
     /** Records a heal that never reached the runtime (refused before it could run). */
@@ -386,7 +371,7 @@ public final class Session {
             // CRASHED for that next heal point must not be overwritten by this one's RUNNING.
             crash = null;
             state = SessionState.RUNNING;
-            send(Map.of("cmd", "reraise"));
+            runtime.reraise();
         } finally {
             commandLock.unlock();
         }
@@ -399,23 +384,9 @@ public final class Session {
      */
     public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout,
                             Function<HealAnalysis, StaticDecision> stage) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("cmd", "heal");
-        command.put("code", code);
-        command.put("resume", resume);
-        command.put("analyze", true);
-        commandLock.lock();
-        String id = UUID.randomUUID().toString();
-        try {
-            requireCrashed();
-            command.put("id", id);
-            RuntimeMessage first;
-            try {
-                first = exchange(id, command, decisions, timeout);
-            } catch (SandboxException e) {
-                abortQuietly(id, "no analysis arrived in time");  // the runtime may be waiting for a decision
-                throw e;
-            }
+        return whileCrashed(() -> {
+            healDecisions = List.copyOf(decisions);
+            RuntimeMessage.HealAnswer first = runtime.healForAnalysis(code, resume, timeout);
             if (!(first instanceof RuntimeMessage.HealAnalysisReady ready)) {
                 return ((RuntimeMessage.HealReply) first).outcome();
             }
@@ -423,95 +394,26 @@ public final class Session {
             try {
                 decided = stage.apply(ready.analysis());
             } catch (RuntimeException e) {
-                exchange(id, abort(id, "the static stage failed: " + e.getMessage()), decisions, timeout);
+                runtime.abort(ready.id(), "the static stage failed: " + e.getMessage(), timeout);
                 throw e;
             }
             List<GuardDecision> all = new ArrayList<>(decisions);
             all.add(decided.decision());
-            Map<String, Object> decision = decided.commit() ? commit(id, decided.verdict()) : abort(id, decided.abortReason());
-            return ((RuntimeMessage.HealReply) exchange(id, decision, all, timeout)).outcome();
-        } finally {
-            pending.remove(id);
-            commandLock.unlock();
-        }
+            healDecisions = List.copyOf(all);
+            return decided.commit() ? runtime.commit(ready.id(), decided.verdict(), timeout)
+                    : runtime.abort(ready.id(), decided.abortReason(), timeout);
+        });
     }
 
-    /** heal_commit with the static verdict: a {@code clean} one waives healrt's bool/None rule for this heal. */
-    private static Map<String, Object> commit(String id, String staticVerdict) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("cmd", "heal_commit");
-        command.put("id", id);
-        command.put("static_verdict", staticVerdict);
-        return command;
-    }
-
-    private static Map<String, Object> abort(String id, String reason) {
-        Map<String, Object> command = new LinkedHashMap<>();
-        command.put("cmd", "heal_abort");
-        command.put("id", id);
-        command.put("reason", reason);
-        return command;
-    }
-
-    private void abortQuietly(String id, String reason) {
-        try {
-            send(abort(id, reason));
-        } catch (SandboxException e) {
-            // the runtime is gone; nothing waits for the decision
-        }
-    }
-
-    private RuntimeMessage request(Map<String, Object> command, List<GuardDecision> decisions, Duration timeout) {
+    /** Runs a command to the paused runtime, one at a time; refused unless the session is paused at a crash. */
+    private <T> T whileCrashed(Supplier<T> command) {
         commandLock.lock();
-        String id = UUID.randomUUID().toString();
         try {
             requireCrashed();
-            command.put("id", id);
-            return exchange(id, command, decisions, timeout);
+            return command.get();
         } finally {
-            pending.remove(id);
+            healDecisions = List.of();  // they belong to this command's heal only
             commandLock.unlock();
-        }
-    }
-
-    /** Sends one command and waits for the runtime's answer with its id (the caller holds the command lock). */
-    private RuntimeMessage exchange(String id, Map<String, Object> command, List<GuardDecision> decisions, Duration timeout) {
-        try {
-            Pending waiting = new Pending(new CompletableFuture<>(), List.copyOf(decisions));
-            pending.put(id, waiting);
-            send(command);
-            return waiting.answer().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new SandboxException(Kind.DEADLINE_EXCEEDED, "RUNTIME_TIMEOUT",
-                    name + ": no answer to '" + command.get("cmd") + "' within " + timeout.toSeconds() + " s");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SandboxException sandbox) {
-                throw sandbox;
-            }
-            throw new SandboxException(Kind.INTERNAL, "RUNTIME_FAILED", name + ": " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", name + ": interrupted while waiting for the runtime", e);
-        }
-    }
-
-    private void send(Map<String, Object> command) {
-        RuntimeChannel current = channel;
-        try {
-            if (current == null) {
-                throw new IOException("no control channel");
-            }
-            current.send(RuntimeMessageDecoder.encode(command));
-        } catch (IOException e) {
-            throw new SandboxException(Kind.FAILED_PRECONDITION, "RUNTIME_UNREACHABLE", name + ": cannot send '" + command.get("cmd")
-                    + "' to the runtime: " + e.getMessage(), e);
-        }
-    }
-
-    private void answer(String id, RuntimeMessage reply) {
-        Pending waiting = pending.get(id);
-        if (waiting != null) {
-            waiting.answer().complete(reply);
         }
     }
 

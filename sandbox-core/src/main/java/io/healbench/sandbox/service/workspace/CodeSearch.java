@@ -20,8 +20,8 @@ import java.util.regex.PatternSyntaxException;
 @ApplicationScoped
 public class CodeSearch {
 
-    static final int DEFAULT_MAX_RESULTS = 100;
-    static final int MAX_RESULTS = 1000;
+    static final int DEFAULT_PAGE_SIZE = 100;
+    static final int MAX_PAGE_SIZE = 1000;
     static final int MAX_QUERY_CHARS = 1000;
     static final int MAX_LINE_TEXT = 500;
     static final long MAX_FILE_BYTES = 2L * 1024 * 1024;
@@ -29,7 +29,7 @@ public class CodeSearch {
 
     public CodeSearchResult search(Workspace workspace, CodeQuery query) {
         Pattern pattern = compile(query);
-        int limit = PageToken.size(query.maxResults(), DEFAULT_MAX_RESULTS, MAX_RESULTS, "max_results");
+        int limit = PageToken.size(query.pageSize(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, "page_size");
         PageToken.Position after = PageToken.decode(query.pageToken());
         PathMatcher glob = SourceTree.glob(query.pathGlob());
         SourceTree tree = new SourceTree(workspace);

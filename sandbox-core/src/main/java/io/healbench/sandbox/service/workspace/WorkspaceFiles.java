@@ -24,10 +24,10 @@ public class WorkspaceFiles {
      */
     public FileExcerpt read(Workspace workspace, String relative, int startLine, int endLine) {
         if (startLine < 0 || endLine < 0) {
-            throw new SandboxException(Kind.INVALID_ARGUMENT, "BAD_LINE_RANGE", "start_line and end_line are 1-based; 0 means 'from the start' / 'to the end'");
+            throw new SandboxException(Kind.INVALID_ARGUMENT, "LINE_RANGE_INVALID", "start_line and end_line are 1-based; 0 means 'from the start' / 'to the end'");
         }
         if (startLine > 0 && endLine > 0 && endLine < startLine) {
-            throw new SandboxException(Kind.INVALID_ARGUMENT, "BAD_LINE_RANGE", "end_line " + endLine + " is before start_line " + startLine);
+            throw new SandboxException(Kind.INVALID_ARGUMENT, "LINE_RANGE_INVALID", "end_line " + endLine + " is before start_line " + startLine);
         }
         SourceTree tree = new SourceTree(workspace);
         SourceTree.Entry file = tree.file(relative);

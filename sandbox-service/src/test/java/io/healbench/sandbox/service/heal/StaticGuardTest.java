@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.GuardMode;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
-import io.healbench.sandbox.service.model.GuardDecision;
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.HealAnalysis;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,62 +46,62 @@ class StaticGuardTest {
 
     @Test
     void enforceAbortsTaintedAndCommitsTheRest() {
-        StaticDecision tainted = guard(TAINTED).decide("enforce", "default", "x = 1", DRY_RUN);
+        StaticDecision tainted = guard(TAINTED).decide(GuardMode.ENFORCE, "default", "x = 1", DRY_RUN);
         assertFalse(tainted.commit());
-        assertEquals(new GuardDecision(3, "static", "rejected", TAINTED.summary()), tainted.decision());
+        assertEquals(new GuardDecision(3, GuardStage.STATIC, GuardVerdict.REJECTED, TAINTED.summary()), tainted.decision());
         assertTrue(tainted.abortReason().contains("os.remove"), tainted.abortReason());
         assertTrue(TAINTED.summary().startsWith("TAINTED: name:x reaches os.remove (path); flow: m.py:1 heal source"), TAINTED.summary());
 
         assertEquals("tainted", tainted.verdict());
 
-        StaticDecision unknown = guard(UNKNOWN).decide("enforce", "default", "x = 1", DRY_RUN);
+        StaticDecision unknown = guard(UNKNOWN).decide(GuardMode.ENFORCE, "default", "x = 1", DRY_RUN);
         assertTrue(unknown.commit());
         assertEquals("unknown", unknown.verdict(), "heal_commit's static_verdict: the bool/None rule stays");
-        assertEquals("accepted", unknown.decision().verdict());
+        assertEquals(GuardVerdict.ACCEPTED, unknown.decision().verdict());
         assertEquals("UNKNOWN: no flow found; not followed: dynamic call f(...) at m.py:2", unknown.decision().reason());
     }
 
     @Test
     void aCleanVerdictCommitsAndGoesToTheRuntimeAsClean() {
         StaticVerdict clean = new StaticVerdict("CLEAN", "", "", "", List.of(), List.of());
-        for (String mode : List.of("enforce", "observe")) {
+        for (GuardMode mode : List.of(GuardMode.ENFORCE, GuardMode.OBSERVE)) {
             StaticDecision decided = guard(clean).decide(mode, "default", "x = None", DRY_RUN);
             assertTrue(decided.commit());
             assertEquals("clean", decided.verdict(), "a CLEAN verdict waives healrt's bool/None rule for the heal");
-            assertEquals("accepted", decided.decision().verdict());
+            assertEquals(GuardVerdict.ACCEPTED, decided.decision().verdict());
         }
         StaticVerdict unspecified = new StaticVerdict("VERDICT_UNSPECIFIED", "", "", "", List.of(), List.of());
-        assertEquals("unknown", guard(unspecified).decide("enforce", "default", "x = None", DRY_RUN).verdict(),
+        assertEquals("unknown", guard(unspecified).decide(GuardMode.ENFORCE, "default", "x = None", DRY_RUN).verdict(),
                 "only CLEAN waives anything");
     }
 
     @Test
     void observeCommitsTaintedAndRecordsIt() {
-        StaticDecision tainted = guard(TAINTED).decide("observe", "default", "x = 1", DRY_RUN);
+        StaticDecision tainted = guard(TAINTED).decide(GuardMode.OBSERVE, "default", "x = 1", DRY_RUN);
         assertTrue(tainted.commit());
-        assertEquals("observed", tainted.decision().verdict());
+        assertEquals(GuardVerdict.OBSERVED, tainted.decision().verdict());
     }
 
     @Test
     void noVerdictFailsClosedInEnforceOnly() {
-        StaticDecision enforced = unreachable().decide("enforce", "default", "x = 1", DRY_RUN);
+        StaticDecision enforced = unreachable().decide(GuardMode.ENFORCE, "default", "x = 1", DRY_RUN);
         assertFalse(enforced.commit());
-        assertEquals("rejected", enforced.decision().verdict());
+        assertEquals(GuardVerdict.REJECTED, enforced.decision().verdict());
         assertTrue(enforced.decision().reason().startsWith("static analysis unavailable (fail closed): AnalyzeHeal failed"),
                 enforced.decision().reason());
-        StaticDecision observed = unreachable().decide("observe", "default", "x = 1", DRY_RUN);
+        StaticDecision observed = unreachable().decide(GuardMode.OBSERVE, "default", "x = 1", DRY_RUN);
         assertTrue(observed.commit());
-        assertEquals("observed", observed.decision().verdict());
+        assertEquals(GuardVerdict.OBSERVED, observed.decision().verdict());
         assertEquals("unavailable", observed.verdict());
         // A policy that cannot be read is no verdict either.
-        StaticDecision missingPolicy = guard(TAINTED).decide("enforce", "no-such-policy", "x = 1", DRY_RUN);
+        StaticDecision missingPolicy = guard(TAINTED).decide(GuardMode.ENFORCE, "no-such-policy", "x = 1", DRY_RUN);
         assertFalse(missingPolicy.commit());
         assertTrue(missingPolicy.decision().reason().contains("no policy file"), missingPolicy.decision().reason());
     }
 
     @Test
     void subjectPoliciesAreMergedOntoTheDefault() throws Exception {
-        guard(UNKNOWN).decide("enforce", "jinja2", "x = 1", DRY_RUN);
+        guard(UNKNOWN).decide(GuardMode.ENFORCE, "jinja2", "x = 1", DRY_RUN);
         JsonNode merged = new ObjectMapper().readTree(policiesSent.get(0));
         assertEquals("jinja2", merged.get("id").asText());
         JsonNode fileWrite = merged.get("operations").get("file_write");

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.healbench.sandbox.service.model.HealAnalysis;
+import io.healbench.common.guard.HealAnalysis;
 import io.healbench.sandbox.service.model.HealOutcome;
 import java.util.List;
 import org.junit.jupiter.api.Test;

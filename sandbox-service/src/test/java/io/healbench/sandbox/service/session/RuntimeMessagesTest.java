@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.Subject;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.GuardMode;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.SandboxException;
-import io.healbench.sandbox.service.model.GuardDecision;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ReferenceComparison;
 import io.healbench.sandbox.service.model.ResourceUse;
@@ -44,7 +47,7 @@ class RuntimeMessagesTest {
         Workspace ws = new Workspace(Path.of("/nonexistent/ws"), instance, Variant.BUGGY,
                 new RunPlan("sandbox-unit", "buggy", "0", "/nonexistent/python", "/nonexistent/lib", "/nonexistent/ws/src", List.of("colorsys"),
                         "/nonexistent/lib/test/test_colorsys.py::T::t", List.of(), Map.of(), List.of(), List.of()));
-        return new Session("unit", ws, Map.of("tenant", "t"), "enforce", new HealEventSink() {
+        return new Session("unit", ws, Map.of("tenant", "t"), GuardMode.ENFORCE, new HealEventSink() {
             @Override
             public void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType) {}
 
@@ -83,7 +86,7 @@ class RuntimeMessagesTest {
 
         RuntimeMessage.GuardEvent guard = assertInstanceOf(RuntimeMessage.GuardEvent.class, RuntimeMessageDecoder.decode(
                 "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"os.remove\"}"));
-        assertEquals(new GuardDecision(1, "dynamic", "blocked", "os.remove"), guard.decision());
+        assertEquals(new GuardDecision(1, GuardStage.DYNAMIC, GuardVerdict.BLOCKED, "os.remove"), guard.decision());
         assertInstanceOf(RuntimeMessage.Note.class, RuntimeMessageDecoder.decode("{\"type\":\"event\",\"kind\":\"catch_undecided\",\"reason\":\"r\"}"));
     }
 
@@ -99,7 +102,7 @@ class RuntimeMessagesTest {
                         + "{\"kind\":\"sink\",\"op\":\"open\",\"file\":\"gzip.py\",\"line\":194,\"key_input\":\"file\"}]}"));
         assertEquals("open [taint]: heal source name:mode (gzip.py:192) -> str.__add__ (gzip.py:193) -> 4 more steps"
                 + " -> open(file) (gzip.py:194)", guard.decision().reason());
-        assertEquals("blocked", guard.decision().verdict());
+        assertEquals(GuardVerdict.BLOCKED, guard.decision().verdict());
     }
 
     @Test
@@ -109,7 +112,7 @@ class RuntimeMessagesTest {
                 + "\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"open\",\"rule\":\"taint\",\"flow\":["
                 + "{\"kind\":\"source\",\"location\":\"name:p\",\"file\":\"/nonexistent/ws/src/colorsys.py\",\"line\":12},"
                 + "{\"kind\":\"sink\",\"op\":\"open\",\"file\":\"/usr/lib/python3.11/shutil.py\",\"line\":3}]}"));
-        assertEquals(List.of(new GuardDecision(1, "dynamic", "blocked",
+        assertEquals(List.of(new GuardDecision(1, GuardStage.DYNAMIC, GuardVerdict.BLOCKED,
                 "open [taint]: heal source name:p (colorsys.py:12) -> open (/usr/lib/python3.11/shutil.py:3)")), published);
     }
 

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.healbench.sandbox.service.model.GuardDecision;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.guard.GuardStage;
+import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.SessionEvent;
 import java.util.List;
@@ -18,7 +20,7 @@ class SessionEventLogTest {
         SessionEventLog log = new SessionEventLog("sessions/flood");
         int flood = SessionEventLog.MAX_EVENTS * 3;
         for (int i = 0; i < flood; i++) {
-            log.append(new SessionEvent.GuardDecided(new GuardDecision(1, "dynamic", "recorded", "flood " + i)));
+            log.append(new SessionEvent.GuardDecided(new GuardDecision(1, GuardStage.DYNAMIC, GuardVerdict.RECORDED, "flood " + i)));
         }
         log.append(new SessionEvent.Finished(Outcome.withoutReport("exited", 0, 1, "done")));
 

@@ -69,8 +69,8 @@ class RepositoryViewTest {
 
     @Test
     void readRefusesBadRangesBinaryFilesAndEscapes() {
-        assertReason("BAD_LINE_RANGE", () -> files.read(workspace, "pkg/a.py", 3, 2));
-        assertReason("BAD_LINE_RANGE", () -> files.read(workspace, "pkg/a.py", -1, 0));
+        assertReason("LINE_RANGE_INVALID", () -> files.read(workspace, "pkg/a.py", 3, 2));
+        assertReason("LINE_RANGE_INVALID", () -> files.read(workspace, "pkg/a.py", -1, 0));
         assertReason("LINE_OUT_OF_RANGE", () -> files.read(workspace, "pkg/a.py", 5, 0));
         assertReason("BINARY_FILE", () -> files.read(workspace, "pkg/blob.bin", 0, 0));
         assertReason("FILE_NOT_FOUND", () -> files.read(workspace, "pkg/none.py", 0, 0));
