@@ -34,29 +34,13 @@ from typing import Any, NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from parallel_runs import LAUNCHER, ROOT, run  # noqa: E402  (bench/ is not a package)
+from stub_backbone import stub_backbones  # noqa: E402
 
 LABEL = "llm_throughput"
 SCRIPT = "scripts/llm-stub/toolloop-heal.yaml"
 GOAL = 5
 STUB_START_S = 60.0
 SUMMARY_KEYS = ("proceeded", "llm_calls", "cost_usd", "failures", "exit_code")
-
-# The shape of config/backbones.yaml's `stub` entry; only base_url changes.
-BACKBONES = """\
-# Written by bench/llm_throughput.py for one benchmark; deleted when it ends.
-backbones:
-  stub:
-    provider: openai
-    model: stub-model
-    base_url: {base_url}
-    api_key_env: HEALBENCH_STUB_API_KEY
-    api_key_required: false
-    seed: 7
-    max_output_tokens: 2048
-    timeout_s: 60
-    max_retries: 0
-    prices: {{input: 1.0, cached_input: 0.25, output: 4.0}}
-"""
 
 
 def progress(message: str) -> None:
@@ -134,7 +118,7 @@ def main() -> int:
     try:
         stub, base_url = start_stub(args.latency_ms)
         with tempfile.NamedTemporaryFile("w", prefix="healbench-backbones-", suffix=".yaml", delete=False) as file:
-            file.write(BACKBONES.format(base_url=base_url))
+            file.write(stub_backbones(base_url))
             backbones = Path(file.name)
         agent = ["--agent", "toolloop", "--backbone", "stub", "--backbones", str(backbones), *options]
         progress("warm-up (not measured)")

@@ -17,6 +17,7 @@ import io.healbench.proto.guard.v1.GuardMode;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,9 +95,10 @@ class BenchCreateRunTest {
         assertEquals(first, again);
         assertNotEquals(first.getName(), other.getName());
         assertEquals(3, alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(first.getName()).build()).getAttemptsCount());
-        assertEquals(6, broker.takeAttempts(6).size());
+        Set<String> runIds = Set.of(first.getName().substring("runs/".length()), other.getName().substring("runs/".length()));
+        assertEquals(6, broker.takeAttemptsOf(runIds, 6).size());
         Thread.sleep(300);
-        assertEquals(0, broker.queuedAttempts(), "the repeated request must not queue its attempts again");
+        assertEquals(List.of(), broker.drainAttemptsOf(runIds), "the repeated request must not queue its attempts again");
     }
 
     private static ErrorInfo errorInfo(StatusRuntimeException e) {

@@ -78,10 +78,10 @@ class BenchRunFlowTest {
                 attempts.stream().map(a -> a.getInstanceId() + "#" + a.getRepeat()).collect(Collectors.toSet()));
         assertTrue(attempts.stream().allMatch(a -> a.getState() == Attempt.State.QUEUED), attempts.toString());
 
-        List<AttemptRequest> queued = broker.takeAttempts(4);
-        assertEquals(4, queued.size());
-        assertEquals(0, broker.queuedAttempts(), "exactly one request per attempt");
         String runId = run.getName().substring("runs/".length());
+        List<AttemptRequest> queued = broker.takeAttemptsOf(Set.of(runId), 4);
+        assertEquals(4, queued.size());
+        assertEquals(List.of(), broker.drainAttemptsOf(Set.of(runId)), "exactly one request per attempt");
         Map<String, Attempt> byName = attempts.stream().collect(Collectors.toMap(Attempt::getName, Function.identity()));
         for (AttemptRequest request : queued) {
             assertEquals("acme", request.getTenant());
@@ -110,7 +110,7 @@ class BenchRunFlowTest {
         BenchServiceBlockingStub alice = clients.as("healbench-acme", "alice");
         Run run = alice.createRun(CreateRunRequest.newBuilder()
                 .addInstanceIds("bench-test-alpha").setAgent("rules").setRepeats(2).build());
-        List<AttemptRequest> work = broker.takeAttempts(2);
+        List<AttemptRequest> work = broker.takeAttemptsOf(Set.of(run.getName().substring("runs/".length())), 2);
         assertEquals(2, work.size());
         AttemptRequest healed = work.get(0);
         AttemptRequest broken = work.get(1);

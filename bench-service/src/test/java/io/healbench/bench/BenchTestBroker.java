@@ -10,6 +10,7 @@ import io.healbench.proto.events.v1.AttemptRequest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -45,9 +46,30 @@ final class BenchTestBroker implements AutoCloseable {
         channel.queuePurge(ATTEMPTS_QUEUE);
     }
 
-    /** Takes (and acks) exactly {@code count} attempt requests of the default pool, waiting up to 20 s for them. */
-    List<AttemptRequest> takeAttempts(int count) throws IOException, InterruptedException {
-        return takeAttempts(ATTEMPTS_QUEUE, count);
+    /**
+     * Takes (and acks) {@code count} attempt requests of the runs {@code runIds} from the default pool's queue, waiting up
+     * to 20 s for them; requests of other runs (earlier tests', which the outbox relay may deliver late) are dropped.
+     */
+    List<AttemptRequest> takeAttemptsOf(Set<String> runIds, int count) throws IOException, InterruptedException {
+        List<AttemptRequest> taken = new ArrayList<>();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (taken.size() < count && System.nanoTime() < deadline) {
+            GetResponse response = channel.basicGet(ATTEMPTS_QUEUE, true);
+            if (response == null) {
+                Thread.sleep(100);
+                continue;
+            }
+            AttemptRequest request = AttemptRequest.parseFrom(response.getBody());
+            if (runIds.contains(request.getRunId())) {
+                taken.add(request);
+            }
+        }
+        return taken;
+    }
+
+    /** The requests of the runs {@code runIds} waiting in the default pool's queue now (taken). */
+    List<AttemptRequest> drainAttemptsOf(Set<String> runIds) throws IOException {
+        return drain(ATTEMPTS_QUEUE).stream().filter(r -> runIds.contains(r.getRunId())).toList();
     }
 
     /**
@@ -77,13 +99,20 @@ final class BenchTestBroker implements AutoCloseable {
         return taken;
     }
 
-    /** Attempt requests still queued for the default pool, without taking them. */
-    long queuedAttempts() throws IOException {
-        return queued(ATTEMPTS_QUEUE);
-    }
-
     long queued(String queue) throws IOException {
         return channel.messageCount(queue);
+    }
+
+    /**
+     * Takes (and acks) every request waiting in {@code queue} now. Other tests' runs share the default pool's queue and
+     * the outbox relay may still be delivering theirs, so a test reads this for its own run's requests.
+     */
+    List<AttemptRequest> drain(String queue) throws IOException {
+        List<AttemptRequest> taken = new ArrayList<>();
+        for (GetResponse response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
+            taken.add(AttemptRequest.parseFrom(response.getBody()));
+        }
+        return taken;
     }
 
     /** Publishes as the sandbox (session.<kind>) or the agent (attempt.<kind>) would. */

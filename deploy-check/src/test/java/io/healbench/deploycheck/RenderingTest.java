@@ -1,0 +1,43 @@
+package io.healbench.deploycheck;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The rendering step can fail, and says why. */
+class RenderingTest {
+
+    @Test
+    void aKustomizationNamingAMissingFileFailsToRender() {
+        Path dir = Renderings.scratch("broken-kustomization");
+        Renderings.write(dir.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                  - deployment-that-is-not-there.yaml
+                """);
+        Kustomize.RenderingFailed failure = assertThrows(Kustomize.RenderingFailed.class, () -> Kustomize.render(dir));
+        assertTrue(failure.getMessage().contains("deployment-that-is-not-there.yaml"), failure.getMessage());
+    }
+
+    @Test
+    void aPatchOfAnObjectTheOverlayLacksFailsToRender() {
+        Path dir = Renderings.scratch("broken-patch");
+        Renderings.write(dir.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                  - %s
+                patches:
+                  - patch: |-
+                      apiVersion: apps/v1
+                      kind: Deployment
+                      metadata: {name: guard-servce}
+                      spec: {replicas: 3}
+                """.formatted(dir.relativize(Renderings.k8s().resolve("base"))));
+        Kustomize.RenderingFailed failure = assertThrows(Kustomize.RenderingFailed.class, () -> Kustomize.render(dir));
+        assertTrue(failure.getMessage().contains("guard-servce"), failure.getMessage());
+    }
+}
