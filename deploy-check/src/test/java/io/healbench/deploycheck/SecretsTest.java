@@ -58,7 +58,7 @@ class SecretsTest {
         prod.stream().filter(m -> m.is("external-secrets.io", "ExternalSecret"))
                 .forEach(m -> made.add(m.spec().path("target").path("name").asText(m.name())));
         Set<String> referenced = new TreeSet<>(SecretsCheck.referencedSecrets(prod));
-        // The ingress certificate is the certificate manager's (docs/deploy.md, "TLS").
+        // The ingress certificate is the certificate manager's (docs/deploy.md, "Prod").
         referenced.remove("healbench-tls");
         assertEquals(referenced, made, "each referenced Secret from an ExternalSecret, and no ExternalSecret unused");
     }
