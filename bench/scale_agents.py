@@ -73,9 +73,9 @@ BROKER = ("127.0.0.1", 5672)
 POSTGRES = ("127.0.0.1", 5432)
 VHOST = "healbench-scale-agents"
 DATABASE = "healbench_scale_agents"
-# The pool every worker serves and the run names: not the default one, so the measurement goes through pool routing
-# (bench publishes to attempts.<pool>, the workers consume it).
-POOL = "scale-test"
+# The pool every worker serves and the run names (bench publishes to attempts.<pool>, the workers consume it). The
+# default one: bench-service reads that pool's dead-letter queue, which its workers declare, so it must be served.
+POOL = "default"
 STUB_SCRIPT = "scripts/llm-stub/toolloop-heal.yaml"
 # Each crashes once and runs on after the stub's first heal (one heal point, two model calls, a one-test target), so
 # attempts are alike, about 5-8 s at 2 s per reply, and a run's end is not one long attempt's end.
