@@ -5,7 +5,7 @@
 # A venv in the cache (never in the repository) with pyenv's Python 3.11.7 (the wheelhouses'
 # compiled wheels are cp311), the pinned packages from the two local wheelhouses (the public index
 # is unreachable; naming both keeps pip from trying it), this package installed editable, and the
-# gRPC stubs generated from the repository's proto. Idempotent: when nothing changed it only
+# gRPC stubs generated from the repository's protos. Idempotent: when nothing changed it only
 # compares two stamps and checks the stubs' hash. Fails with a message saying what is missing.
 #
 # Environment: HEALBENCH_CLIENT_CACHE (default ~/.cache/healbench/clients), HEALBENCH_CLIENT_PYTHON
@@ -83,7 +83,7 @@ if [[ "$(cat "$venv/.pkg-stamp" 2>/dev/null)" != "$pkg_stamp" ]]; then
   echo "$pkg_stamp" >"$venv/.pkg-stamp"
 fi
 
-# The stubs' directory is keyed by the proto's hash: regenerated only when the proto changed.
+# The stubs' directory is keyed by the protos' hash: regenerated only when a proto changed.
 HEALBENCH_CLIENT_CACHE="$cache" "$venv/bin/python" -m healbench_client gen-stubs --quiet \
   || fail "generating the gRPC stubs failed (see above)"
 

@@ -34,4 +34,4 @@ proto/lint.sh
 
 echo "== HealGuard controlled suite (a random sample; the seed is printed)" >&2
 ./healbench guard eval --sample 40 --seed "$RANDOM" --require-static
-python3 -m pytest -q -p no:cacheprovider dataset/tools/guardeval/tests
+"$client_python" -m pytest -q -p no:cacheprovider dataset/tools/guardeval/tests  # grpcio and guard.proto's stubs

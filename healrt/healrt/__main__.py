@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     plugin = OutcomePlugin(spec.target_file, spec.target_name, spec.source_dir, lambda: _swap_in_project(spec, runtime))
     crash_sites = replay.CrashSitePlugin(replay.target_predicate(spec), replay.SiteFinder(runtime.table.is_instrumented))
     exit_cause = "exited"
+    harness_error = ""  # the test runner itself raised: said in the detail, the cause is "error"
     exit_code = 1
     try:
         exit_code = int(pytest.main(pytest_args, plugins=[plugin, crash_sites] if spec.mode == "replay" else [plugin]))
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                           exception=new_sites[0].exception, restarts=restarts + 1)
             replay.restart(argv, session.fileno(), state_path, started)
     except BaseException as error:
-        exit_cause = f"error: {type(error).__name__}: {error}"
+        exit_cause = "error"
+        harness_error = f"the test runner raised {type(error).__name__}: {error}"
         raise
     finally:
         outcome: dict[str, Any] = {
@@ -99,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             "trace_complete": spec.mode == "full",
             **guard.outcome_fields(),
         }
+        if harness_error:
+            outcome["detail"] = "; ".join(part for part in (harness_error, outcome.get("detail")) if part)
+
         if spec.mode == "replay":
             outcome["replay"] = {"sites": len(recorded), "restarts": restarts, "record_reused": record_reused}
         if spec.outcome_file:

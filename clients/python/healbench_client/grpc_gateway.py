@@ -25,14 +25,25 @@ def step_of(pb_step: Any) -> Step:
     """A proto `Step` (or a bare `Crash`) as a model Step."""
     kind = pb_step.WhichOneof("state")
     if kind == "finished":
-        return Finished(proceeded=pb_step.finished.proceeded, exit_cause=pb_step.finished.exit_cause)
+        return Finished(proceeded=pb_step.finished.proceeded, exit_cause=exit_cause_of(pb_step.finished))
     if kind == "crash":
         return crash_of(pb_step.crash)
     # An empty Step breaks the contract; reporting it as a fatal error beats guessing either way.
     raise FatalError(ErrorReason(reasons.UNKNOWN, "a response carried a Step with neither crash nor finished"))
 
 
+def exit_cause_of(finished: Any) -> str:
+    """The exit cause in lower case, as the MCP gateway spells it; "" when unset."""
+    value = finished.exit_cause
+    if value == 0:
+        return ""
+    known = finished.DESCRIPTOR.fields_by_name["exit_cause"].enum_type.values_by_number.get(value)
+    # A newer server may know causes this client's proto does not: say so rather than fail the attempt's end.
+    return known.name.lower() if known else f"unknown ({value})"
+
+
 def crash_of(crash: Any) -> Crash:
+
     return Crash(heal_point=crash.heal_point, exception_type=crash.exception_type,
                  exception_message=crash.exception_message, file=crash.file, line=crash.line,
                  statement=crash.statement)

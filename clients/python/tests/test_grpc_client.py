@@ -16,7 +16,9 @@ from google.rpc import error_details_pb2, status_pb2
 
 from fakes import AttemptState, FakeHealBench, three_attempts
 from healbench_client import cli, reasons, stubs
+from healbench_client.grpc_gateway import step_of
 from healbench_client.grpc_session import GatewaySession, StreamClosed, open_channel
+from healbench_client.model import Finished
 from healbench_client.status import STATUS_DETAILS_KEY, ErrorReason, reason_of
 
 STUBS = stubs.load()
@@ -33,7 +35,7 @@ def pb_step(data: dict[str, Any]) -> Any:
     if data["state"] == "crashed":
         return pb.Step(crash=pb.Crash(heal_point=data["heal_point"], exception_type=data["exception_type"],
                                       file="prog.py", line=3, statement="x = d['k']"))
-    return pb.Step(finished=pb.Finished(proceeded=data["proceeded"], exit_cause="exited",
+    return pb.Step(finished=pb.Finished(proceeded=data["proceeded"], exit_cause="EXITED",
                                         heal_points=data["heal_point"]))
 
 
@@ -209,3 +211,9 @@ def test_a_fatal_end_is_seen_with_its_reason_by_the_session(gateway) -> None:  #
     assert closed.value.reason == "TOKEN_REQUIRED"
     assert closed.value.error.code == grpc.StatusCode.UNAUTHENTICATED.value[0]
     channel.close()
+
+
+def test_the_exit_cause_reads_as_the_mcp_gateway_spells_it() -> None:
+    assert step_of(pb.Step(finished=pb.Finished(proceeded=True, exit_cause="TIMEOUT"))) == Finished(True, "timeout")
+    assert step_of(pb.Step(finished=pb.Finished(proceeded=False))) == Finished(False, "")
+    assert step_of(pb.Step(finished=pb.Finished(exit_cause=99))) == Finished(False, "unknown (99)")

@@ -1,4 +1,4 @@
-"""`python3 -m guardeval` (PYTHONPATH=dataset/tools), what `./healbench guard eval` runs."""
+"""`python -m guardeval` with clients/python/env.sh's interpreter (PYTHONPATH=dataset/tools), what `./healbench guard eval` runs."""
 
 import sys
 

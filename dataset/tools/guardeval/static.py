@@ -5,56 +5,65 @@ guard-service already serving; else (`--guard auto`) the built guard-service
 (guard-service/target/quarkus-app/quarkus-run.jar) started once on a free port and stopped at the
 end. The stage is available only when AnalyzeHeal answers a probe request with a verdict; else it
 is reported `unavailable` with the reason, and no case gets a static verdict.
+
+The messages and the stub are generated from guard.proto (healbench_client.stubs, in the client
+venv that clients/python/env.sh builds): the proto is the one statement of the contract.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import grpc
+from google.protobuf import json_format
 from hbdata import REPO_ROOT as REPO
 from hbdata import healrt_module
+from healbench_client import stubs
 
-from . import grpcwire, servicetoken
+from . import servicetoken
 
 module_json = healrt_module("astexport").module_json
 
-SERVICE = "healbench.guard.v1.GuardService"
-METHOD = f"/{SERVICE}/AnalyzeHeal"
+GUARD_PROTO = Path("healbench") / "guard" / "v1" / "guard.proto"
 CALLER = "guard-eval"  # the `sub` of this suite's service tokens
 JAR = REPO / "guard-service" / "target" / "quarkus-app" / "quarkus-run.jar"
 START_TIMEOUT_S = 120
 CALL_TIMEOUT_S = 120
+# A request carries up to healrt's 8 MiB of module JSON: no client-side cap below the server's.
+_CHANNEL_OPTIONS = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1),
+                    # The guard is this machine's or a named address: never an http_proxy's.
+                    ("grpc.enable_http_proxy", 0)]
 
-_DELTA = {"location": (1, "string"), "kind": (2, "string"), "before": (3, "string"), "after": (4, "string"),
-          "also": (5, ["string"])}
-_CALL_SITE = {"file": (1, "string"), "function": (2, "string"), "qualname": (3, "string"), "line": (4, "int"),
-              "col": (5, "int"), "end_line": (6, "int"), "end_col": (7, "int"), "through_library": (8, "bool")}
-_CRASH_POINT = {"file": (1, "string"), "function": (2, "string"), "qualname": (3, "string"), "line": (4, "int"),
-                "col": (5, "int"), "end_line": (6, "int"), "end_col": (7, "int"), "kind": (8, "string"),
-                "resume": (9, "string"), "callers": (10, [_CALL_SITE])}
-_MODULE = {"file": (1, "string"), "module": (2, "string"), "ast_json": (3, "string")}
-REQUEST = {"heal_code": (1, "string"), "heal_point": (2, "int"), "delta": (3, [_DELTA]),
-           "delta_truncated": (4, "bool"), "crash_point": (5, _CRASH_POINT), "modules": (6, [_MODULE]),
-           "modules_truncated": (7, "bool"), "policy_json": (8, "string")}
-_WITNESS = {"file": (1, "string"), "line": (2, "int"), "col": (3, "int"), "description": (4, "string")}
-_SINK = {"op": (1, "string"), "category": (2, "string"), "key_input": (3, "string"), "file": (4, "string"),
-         "line": (5, "int"), "col": (6, "int")}
-_INCOMPLETE = {"file": (1, "string"), "line": (2, "int"), "col": (3, "int"), "construct": (4, "string"),
-               "reason": (5, "string")}
-RESPONSE = {"verdict": (1, "int"), "source": (2, "string"), "witness": (3, [_WITNESS]), "sink": (4, _SINK),
-            "incomplete": (5, [_INCOMPLETE]), "analyzer_version": (6, "string"), "functions_analyzed": (7, "int")}
-VERDICTS = {0: "UNSPECIFIED", 1: "TAINTED", 2: "CLEAN", 3: "UNKNOWN"}
+
+@functools.cache
+def guard_stubs() -> stubs.Stubs:
+    """guard.proto's generated modules (generated into the client cache on first use)."""
+    return stubs.load(proto=GUARD_PROTO)
+
+
+def service_name() -> str:
+    """The service's full name: the audience of this suite's service tokens."""
+    return str(guard_stubs().pb.DESCRIPTOR.services_by_name["GuardService"].full_name)
+
+
+def verdict_name(value: int) -> str:
+    """TAINTED, CLEAN or UNKNOWN; UNSPECIFIED for the zero value and for a number this proto does not
+    name (a newer guard-service's)."""
+    verdicts = guard_stubs().pb.StaticVerdict
+    name = verdicts.Name(value) if value in verdicts.values() else "STATIC_VERDICT_UNSPECIFIED"
+    return name.removeprefix("STATIC_VERDICT_")
 
 
 def request_of(analysis: dict[str, Any], heal_code: str, policy: dict[str, Any]) -> dict[str, Any]:
-    """An AnalyzeHealRequest (as a dict for grpcwire.encode) from healrt's heal_analysis message."""
+    """An AnalyzeHealRequest (as a dict in its proto field names) from healrt's heal_analysis message."""
     return {
         "heal_code": heal_code,
         "heal_point": analysis.get("heal_point") or 0,
@@ -87,27 +96,46 @@ class StaticStage:
     reason: str = ""  # why the stage is unavailable ("" when it is available)
     process: subprocess.Popen[bytes] | None = None
     key: str = ""  # the service-token key guard-service was started with (or the deployment's)
+    # One channel for the probe and every case's call (cases run in parallel; a channel is thread-safe
+    # and connects on its first call).
+    channel: grpc.Channel | None = dataclasses.field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.address is not None:
+            self.channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
 
     def metadata(self) -> list[tuple[str, str]]:
-        return [(servicetoken.HEADER, servicetoken.mint(self.key, CALLER, SERVICE))] if self.key else []
+        return [(servicetoken.HEADER, servicetoken.mint(self.key, CALLER, service_name()))] if self.key else []
 
     @property
     def available(self) -> bool:
         return self.address is not None and not self.reason
 
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        """AnalyzeHeal on `request` (AnalyzeHealRequest's fields as a dict): the response as a dict in
+        the proto's field names, default values left out, the verdict by name; raises grpc.RpcError.
+        A key the proto does not have is an error (json_format.ParseError), not dropped: the heal
+        analysis healrt sends and guard.proto must agree."""
+        assert self.channel is not None
+        guard = guard_stubs()
+        message = json_format.ParseDict(request, guard.pb.AnalyzeHealRequest())
+        response = guard.grpc.GuardServiceStub(self.channel).AnalyzeHeal(
+            message, timeout=CALL_TIMEOUT_S, metadata=self.metadata())
+        answer = json_format.MessageToDict(response, preserving_proto_field_name=True)
+        answer["verdict"] = verdict_name(response.verdict)
+        return answer
+
     def analyze(self, analysis: dict[str, Any], heal_code: str, policy: dict[str, Any]) -> dict[str, Any]:
         """{"verdict": TAINTED|CLEAN|UNKNOWN|UNSPECIFIED, "sink": ..., ...} or {"verdict": "ERROR", "error": ...}."""
-        assert self.address is not None
         try:
-            raw = grpcwire.unary_call(self.address, METHOD, grpcwire.encode(REQUEST, request_of(analysis, heal_code, policy)),
-                                      CALL_TIMEOUT_S, self.metadata())
-        except grpcwire.GrpcError as error:
-            return {"verdict": "ERROR", "error": str(error)}
-        response = grpcwire.decode(RESPONSE, raw)
-        response["verdict"] = VERDICTS.get(response.get("verdict", 0), "UNSPECIFIED")
-        return response
+            return self.call(request_of(analysis, heal_code, policy))
+        except grpc.RpcError as error:
+            return {"verdict": "ERROR", "error": describe(error)}
 
     def close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
         if self.process is not None:
             self.process.terminate()
             try:
@@ -118,10 +146,20 @@ class StaticStage:
             self.process = None
 
 
+def describe(error: grpc.RpcError) -> str:
+    """`CODE: message` of a failed call (the error a unary call raises is also its grpc.Call)."""
+    call = cast(grpc.Call, error)
+    return f"{call.code().name}: {call.details()}"
+
+
 def open_stage(option: str, policy: dict[str, Any], scratch: Path) -> StaticStage:
     """`option`: "off", "auto", or HOST:PORT of a running guard-service."""
     if option == "off":
         return StaticStage(None, "disabled (--guard off)")
+    try:
+        guard_stubs()  # before starting a guard-service there would be no way to call
+    except stubs.StubError as error:
+        return StaticStage(None, f"guard.proto's Python stubs cannot be generated: {error}")
     stage = StaticStage(option, key=servicetoken.environment_key()) if option != "auto" else _start_guard(scratch)
     if stage.address is None:
         return stage
@@ -137,11 +175,9 @@ def open_stage(option: str, policy: dict[str, Any], scratch: Path) -> StaticStag
 def _call_probe(stage: StaticStage, policy: dict[str, Any]) -> str:
     """"" when AnalyzeHeal answers the probe with a verdict; else why the stage is unavailable."""
     try:
-        raw = grpcwire.unary_call(stage.address or "", METHOD, grpcwire.encode(REQUEST, _probe_request(policy)), CALL_TIMEOUT_S,
-                                  stage.metadata())
-    except grpcwire.GrpcError as error:
-        return f"AnalyzeHeal at {stage.address} gives no verdict ({error})"
-    verdict = VERDICTS.get(grpcwire.decode(RESPONSE, raw).get("verdict", 0), "UNSPECIFIED")
+        verdict = stage.call(_probe_request(policy))["verdict"]
+    except grpc.RpcError as error:
+        return f"AnalyzeHeal at {stage.address} gives no verdict ({describe(error)})"
     return "" if verdict in ("TAINTED", "CLEAN", "UNKNOWN") else f"AnalyzeHeal at {stage.address} answered {verdict}"
 
 

@@ -1,1 +1,1 @@
-"""Tests of the controlled suite: python3 -m pytest dataset/tools/guardeval/tests."""
+"""Tests of the controlled suite: `python -m pytest dataset/tools/guardeval/tests` with clients/python/env.sh's interpreter."""

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Timestamp;
+import io.healbench.proto.outcome.v1.ExitCause;
+import io.healbench.proto.outcome.v1.FailureClass;
+import io.healbench.proto.outcome.v1.OutcomeSummary;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.BenchServiceGrpc.BenchServiceBlockingStub;
 import io.healbench.proto.bench.v1.CreateRunRequest;
@@ -136,12 +139,14 @@ class BenchRunFlowTest {
         broker.publish("attempt.started", event(healed, "st-1").setStarted(AttemptStarted.newBuilder().setSession("s1")).build());
         broker.publish("attempt.started", event(broken, "st-2").setStarted(AttemptStarted.newBuilder().setSession("s2")).build());
         AttemptEvent healedDone = event(healed, "done-1").setCompleted(AttemptCompleted.newBuilder()
-                .setProceeded(true).setPassed(true).setHealPoints(2).setHealsApplied(1).setHealsRejected(1)
-                .setExceptionType("ZeroDivisionError").setExitCause("exited").setWallTimeMs(812).setFailureClass("none").setTraceSimilarity(0.8)).build();
+                .setSummary(OutcomeSummary.newBuilder().setProceeded(true).setPassed(true).setHealPoints(2).setHealsApplied(1)
+                        .setHealsRejected(1).setExitCause(ExitCause.EXITED).setWallTimeMs(812))
+                .setExceptionType("ZeroDivisionError").setFailureClass(FailureClass.NONE).setTraceSimilarity(0.8)).build();
         broker.publish("attempt.completed", healedDone);
         broker.publish("attempt.completed", healedDone);
         broker.publish("attempt.completed", event(broken, "done-2").setCompleted(AttemptCompleted.newBuilder()
-                .setExitCause("sandbox-died").setFailureClass("infrastructure").setDetail("bwrap failed").setTraceSimilarity(0.1)).build());
+                .setSummary(OutcomeSummary.newBuilder().setExitCause(ExitCause.ERROR)).setFailureClass(FailureClass.INFRASTRUCTURE)
+                .setDetail("bwrap failed").setTraceSimilarity(0.1)).build());
 
         List<Run> seen = changes.get(60, TimeUnit.SECONDS);
         assertTrue(!seen.isEmpty(), "WatchRun streamed no change");
@@ -159,11 +164,11 @@ class BenchRunFlowTest {
         Map<String, Attempt> attempts = awaitGuardDecisions(alice, run.getName(), healed.getAttemptId(), 2);
         Attempt healedAttempt = attempts.get(healed.getAttemptId());
         assertEquals(Attempt.State.COMPLETED, healedAttempt.getState());
-        assertTrue(healedAttempt.getProceeded() && healedAttempt.getPassed());
-        assertEquals(2, healedAttempt.getHealPoints());
+        assertTrue(healedAttempt.getSummary().getProceeded() && healedAttempt.getSummary().getPassed());
+        assertEquals(2, healedAttempt.getSummary().getHealPoints());
         assertEquals("ZeroDivisionError", healedAttempt.getExceptionType());
-        assertEquals("none", healedAttempt.getFailureClass());
-        assertEquals(812, healedAttempt.getWallTimeMs());
+        assertEquals(FailureClass.NONE, healedAttempt.getFailureClass());
+        assertEquals(812, healedAttempt.getSummary().getWallTimeMs());
         assertEquals(0.8, healedAttempt.getTraceSimilarity(), 1e-9);
         assertEquals(List.of(
                         GuardDecision.newBuilder().setHealPoint(1).setStage(GuardStage.STATIC).setVerdict(GuardVerdict.ACCEPTED).build(),
@@ -171,7 +176,7 @@ class BenchRunFlowTest {
                 healedAttempt.getGuardDecisionsList(), "the duplicate guard decision must be stored once");
         Attempt brokenAttempt = attempts.get(broken.getAttemptId());
         assertEquals(Attempt.State.FAILED, brokenAttempt.getState());
-        assertEquals("infrastructure", brokenAttempt.getFailureClass());
+        assertEquals(FailureClass.INFRASTRUCTURE, brokenAttempt.getFailureClass());
     }
 
     /** Guard decisions come on their own queue: waits until the last one is in, then returns the attempts by id. */

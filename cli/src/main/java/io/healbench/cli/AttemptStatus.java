@@ -17,12 +17,12 @@ record AttemptStatus(OutcomeClass outcome, String reason) {
     static AttemptStatus of(Attempt attempt) {
         OutcomeClass outcome = RunRecords.outcome(attempt);
         String reason = switch (outcome) {
-            case HEALED -> attempt.getPassed() ? "the target test passed" : "the target test failed after proceeding";
-            case RERAISED -> attempt.getHealsRejected() > 0
-                    ? attempt.getHealsRejected() + " heal" + (attempt.getHealsRejected() == 1 ? "" : "s") + " refused"
+            case HEALED -> attempt.getSummary().getPassed() ? "the target test passed" : "the target test failed after proceeding";
+            case RERAISED -> attempt.getSummary().getHealsRejected() > 0
+                    ? attempt.getSummary().getHealsRejected() + " heal" + (attempt.getSummary().getHealsRejected() == 1 ? "" : "s") + " refused"
                     : "no heal submitted";
             case NOT_HEALED, BUDGET -> attempt.getDetail().isEmpty()
-                    ? String.join(", ", attempt.getUsage().getHealPointExitsList()) + " " + attempt.getExitCause()
+                    ? String.join(", ", attempt.getUsage().getHealPointExitsList()) + " " + RunRecords.exitCause(attempt)
                     : attempt.getDetail();
             case AGENT_ERROR, INFRASTRUCTURE, GRADER -> attempt.getDetail().isEmpty() && attempt.getState() == Attempt.State.CANCELLED
                     ? "the run was cancelled" : attempt.getDetail();

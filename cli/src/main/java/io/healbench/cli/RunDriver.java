@@ -129,8 +129,8 @@ public final class RunDriver {
     private static Map<String, Long> programTimes(List<Attempt> attempts) {
         Map<String, Long> times = new LinkedHashMap<>();
         for (Attempt a : attempts) {
-            if (a.getWallTimeMs() > 0 && AttemptStatus.of(a).outcome().chargedToAgent()) {
-                times.put(a.getInstanceId(), a.getWallTimeMs());
+            if (a.getSummary().getWallTimeMs() > 0 && AttemptStatus.of(a).outcome().chargedToAgent()) {
+                times.put(a.getInstanceId(), a.getSummary().getWallTimeMs());
             }
         }
         return times;
@@ -144,8 +144,8 @@ public final class RunDriver {
             out.printf(format, a.getInstanceId() + (a.getRepeat() > 0 ? "#" + a.getRepeat() : ""),
                     a.getExceptionType().isEmpty() ? "-" : a.getExceptionType(),
                     status.label(),
-                    yesNo(a.getProceeded()), yesNo(a.getPassed()),
-                    a.getHealsApplied() + "/" + (a.getHealsApplied() + a.getHealsRejected()),
+                    yesNo(a.getSummary().getProceeded()), yesNo(a.getSummary().getPassed()),
+                    a.getSummary().getHealsApplied() + "/" + (a.getSummary().getHealsApplied() + a.getSummary().getHealsRejected()),
                     String.format("%.2f", a.getTraceSimilarity()),
                     cost(a.getUsage()),
                     guardSummary(a.getGuardDecisionsList()),

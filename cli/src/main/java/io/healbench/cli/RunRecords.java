@@ -1,5 +1,8 @@
 package io.healbench.cli;
 
+import io.healbench.proto.outcome.v1.OutcomeProtos;
+import io.healbench.proto.outcome.v1.FailureClass;
+import io.healbench.proto.outcome.v1.ExitCause;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.analysis.AttemptRecord;
@@ -33,7 +36,7 @@ final class RunRecords {
         List<AttemptRecord> records = attempts.stream().map(a -> {
             JsonNode instance = instances.getOrDefault(a.getInstanceId(), JSON.createObjectNode());
             return new AttemptRecord(id(a.getName()), a.getInstanceId(), a.getRepeat(), instance.path("codebase").asText("unknown"),
-                    instance.path("tier").asText("unknown"), a.getExceptionType(), outcome(a), a.getProceeded(), a.getPassed(),
+                    instance.path("tier").asText("unknown"), a.getExceptionType(), outcome(a), a.getSummary().getProceeded(), a.getSummary().getPassed(),
                     a.getTraceSimilarity(), a.getUsage().getCostUsd(), a.getUsage().getInputTokens(), a.getUsage().getOutputTokens(),
                     a.getGuardDecisionsList().stream().map(GuardProtos::decision).map(d -> new AttemptRecord.GuardDecisionRecord(
                             d.healPoint(), d.stage().wireName(), d.verdict().wireName(), d.reason())).toList(),
@@ -59,6 +62,18 @@ final class RunRecords {
             case GRADER -> OutcomeClass.GRADER;
             case INFRASTRUCTURE, OUTCOME_CLASS_UNSPECIFIED, UNRECOGNIZED -> OutcomeClass.INFRASTRUCTURE;
         };
+    }
+
+    /** The exit cause's wire name; "" while the attempt has not ended. */
+    static String exitCause(Attempt attempt) {
+        ExitCause cause = attempt.getSummary().getExitCause();
+        return cause == ExitCause.EXIT_CAUSE_UNSPECIFIED ? "" : OutcomeProtos.exitCause(cause).wireName();
+    }
+
+    /** The failure class's wire name; "" while the attempt has not ended. */
+    static String failureClass(Attempt attempt) {
+        return attempt.getFailureClass() == FailureClass.FAILURE_CLASS_UNSPECIFIED ? ""
+                : OutcomeProtos.failureClass(attempt.getFailureClass()).wireName();
     }
 
     /** The attempt's directory under its run's {@code instances/}: the instance id, and its repeat after the first. */

@@ -1,5 +1,6 @@
 package io.healbench.cli;
 
+import io.healbench.proto.outcome.v1.OutcomeSummary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -169,16 +170,17 @@ public final class RunReportFiles {
         row.put("outcome_class", status.label());
         row.put("outcome_reason", status.reason());
         row.put("exception_type", a.getExceptionType());
-        row.put("proceeded", a.getProceeded());
-        row.put("passed", a.getPassed());
-        row.put("heal_points", a.getHealPoints());
+        OutcomeSummary summary = a.getSummary();
+        row.put("proceeded", summary.getProceeded());
+        row.put("passed", summary.getPassed());
+        row.put("heal_points", summary.getHealPoints());
         row.put("trace_similarity", a.getTraceSimilarity());
-        row.put("heals_applied", a.getHealsApplied());
-        row.put("heals_rejected", a.getHealsRejected());
-        row.put("failure_class", a.getFailureClass());
-        row.put("exit_cause", a.getExitCause());
+        row.put("heals_applied", summary.getHealsApplied());
+        row.put("heals_rejected", summary.getHealsRejected());
+        row.put("failure_class", RunRecords.failureClass(a));
+        row.put("exit_cause", RunRecords.exitCause(a));
         row.put("detail", a.getDetail());
-        row.put("wall_time_ms", a.getWallTimeMs());
+        row.put("wall_time_ms", summary.getWallTimeMs());
         row.set("usage", usage(a.getUsage()));
         ArrayNode decisions = row.putArray("guard_decisions");
         for (GuardDecision d : a.getGuardDecisionsList()) {

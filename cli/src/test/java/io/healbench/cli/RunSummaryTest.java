@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.OutcomeClass;
+import io.healbench.proto.outcome.v1.OutcomeSummary;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class RunSummaryTest {
 
     private static Attempt attempt(String id, OutcomeClass outcome, int rejected, String detail) {
-        return Attempt.newBuilder().setInstanceId(id).setOutcomeClass(outcome).setHealsRejected(rejected).setDetail(detail).build();
+        return Attempt.newBuilder().setInstanceId(id).setOutcomeClass(outcome)
+                .setSummary(OutcomeSummary.newBuilder().setHealsRejected(rejected)).setDetail(detail).build();
     }
 
     @Test

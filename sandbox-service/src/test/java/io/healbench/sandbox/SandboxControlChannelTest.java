@@ -86,7 +86,7 @@ class SandboxControlChannelTest {
         long guardEvents;
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(180)).getFinished();
-            assertTrue(outcome.getProceeded(), outcome.toString());
+            assertTrue(outcome.getSummary().getProceeded(), outcome.toString());
             List<SessionEvent> events = watch.all();
             assertTrue(events.size() <= MAX_EVENTS + 5, "the log keeps at most its cap: " + events.size());
             guardEvents = events.stream().filter(SessionEvent::hasGuardEvent).count();
@@ -120,7 +120,7 @@ class SandboxControlChannelTest {
             watch.await("CRASHED", SessionEvent::hasCrashed, WAIT);
             sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertFalse(outcome.getPassed(), outcome.toString());
+            assertFalse(outcome.getSummary().getPassed(), outcome.toString());
             assertTrue(outcome.getDetail().contains("outcome not trusted"), outcome.getDetail());
         }
     }
@@ -133,7 +133,7 @@ class SandboxControlChannelTest {
             HealResult heal = heal(session, forging(FORGED_PASS) + WRONG_HEAL);
             assertTrue(heal.getApplied(), heal.toString());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertFalse(outcome.getPassed(), outcome.toString());
+            assertFalse(outcome.getSummary().getPassed(), outcome.toString());
             // It arrives while the heal runs, the session paused: out of turn.
             assertTrue(outcome.getDetail().contains("a finished while CRASHED"), outcome.getDetail());
         }
@@ -149,7 +149,7 @@ class SandboxControlChannelTest {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
             long crashes = watch.all().stream().filter(SessionEvent::hasCrashed).count();
             assertEquals(1, crashes, "the forged crash paused nothing");
-            assertFalse(outcome.getPassed(), "a run whose channel carried forged messages is not a pass: " + outcome);
+            assertFalse(outcome.getSummary().getPassed(), "a run whose channel carried forged messages is not a pass: " + outcome);
             assertTrue(outcome.getDetail().contains("a crash while CRASHED"), outcome.getDetail());
             assertTrue(outcome.getDetail().contains("a heal_result nobody asked for"), outcome.getDetail());
         }
@@ -167,7 +167,7 @@ class SandboxControlChannelTest {
             assertEquals("[]", probe.getValueRepr(), "the forked copy holds no socket");
             sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertFalse(outcome.getPassed(), outcome.toString());
+            assertFalse(outcome.getSummary().getPassed(), outcome.toString());
             assertFalse(outcome.getDetail().contains("outcome not trusted"), "nothing forged arrived: " + outcome.getDetail());
         }
     }
@@ -186,7 +186,7 @@ class SandboxControlChannelTest {
             assertTrue(heal.getTraceback().contains("may not use healrt's control descriptor"), heal.getTraceback());
             assertTrue(heal(session, CORRECT_HEAL).getApplied());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -157,7 +158,7 @@ class SandboxHostileCodeTest {
                 assertTrue(shellHeal.getApplied(), shellHeal.toString());
 
                 Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-                assertTrue(outcome.getPassed(), outcome.toString());
+                assertTrue(outcome.getSummary().getPassed(), outcome.toString());
             }
             assertEquals(0, listener.connections(), "no connection may reach the host's loopback");
         }
@@ -210,7 +211,7 @@ class SandboxHostileCodeTest {
                 assertTrue(privateTmp.getApplied(), "the session's own /tmp is writable: " + privateTmp);
 
                 Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-                assertTrue(outcome.getPassed(), outcome.toString());
+                assertTrue(outcome.getSummary().getPassed(), outcome.toString());
             }
             for (Path canary : canaries) {
                 assertFalse(Files.exists(canary), "written outside the workspace: " + canary);
@@ -237,7 +238,7 @@ class SandboxHostileCodeTest {
             assertTrue(largestSandboxUidCount() <= PROCESS_LIMIT, "still capped");
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(WALL_CLOCK_SECONDS + 30)).getFinished();
-            assertEquals("timeout", outcome.getExitCause(), outcome.toString());
+            assertEquals(ExitCause.TIMEOUT, outcome.getSummary().getExitCause(), outcome.toString());
         }
         awaitNoSessionProcesses();
     }
@@ -255,7 +256,7 @@ class SandboxHostileCodeTest {
 
             sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session.getName()).build());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertEquals("killed", outcome.getExitCause(), outcome.toString());
+            assertEquals(ExitCause.KILLED, outcome.getSummary().getExitCause(), outcome.toString());
         }
         awaitNoSessionProcesses();
         assertServesANormalSession();
@@ -287,8 +288,8 @@ class SandboxHostileCodeTest {
         Session session = create("sandbox-hostile-stdout", true);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertFalse(outcome.getPassed(), "the fixture returns a wrong hue: " + outcome);
-            assertTrue(outcome.getProceeded(), outcome.toString());
+            assertFalse(outcome.getSummary().getPassed(), "the fixture returns a wrong hue: " + outcome);
+            assertTrue(outcome.getSummary().getProceeded(), outcome.toString());
             List<String> output = watch.all().stream().filter(SessionEvent::hasOutput).map(SessionEvent::getOutput).toList();
             String last = output.get(output.size() - 1);
             assertTrue(last.contains("output limit of 1048576 bytes reached"), "capped: " + last);
@@ -305,7 +306,7 @@ class SandboxHostileCodeTest {
         Session program = create("sandbox-hostile-memory", true);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, program.getName())) {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertFalse(outcome.getPassed(), outcome.toString());
+            assertFalse(outcome.getSummary().getPassed(), outcome.toString());
             assertTrue(outcome.getDetail().contains("MemoryError"), outcome.toString());
             assertTrue(watch.all().stream().noneMatch(SessionEvent::hasCrashed), "not a heal point");
         }
@@ -333,7 +334,7 @@ class SandboxHostileCodeTest {
         Session session = create("sandbox-hostile-cpu", true);
         try (SessionEvents watch = new SessionEvents(sandboxStreams, session.getName())) {
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(WALL_CLOCK_SECONDS + 10)).getFinished();
-            assertEquals("limit", outcome.getExitCause(), outcome.toString());
+            assertEquals(ExitCause.LIMIT, outcome.getSummary().getExitCause(), outcome.toString());
             assertTrue(outcome.getDetail().startsWith("cpu: SIGXCPU"), outcome.getDetail());
             assertEquals(128 + 24, outcome.getExitCode());
         }
@@ -403,7 +404,7 @@ class SandboxHostileCodeTest {
         HealResult healed = heal(session, CORRECT_HEAL);
         assertTrue(healed.getApplied(), healed.toString());
         Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-        assertTrue(outcome.getPassed(), outcome.toString());
+        assertTrue(outcome.getSummary().getPassed(), outcome.toString());
     }
 
     /** A normal session, healed, runs to a pass: the sandbox is still serving after the hostile case. */

@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -140,8 +141,8 @@ class SandboxLimitsTest {
             outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(90)).getFinished();
             assertTrue(watch.all().stream().noneMatch(SessionEvent::hasCrashed), "the reference run does not crash");
         }
-        assertTrue(outcome.getPassed(), outcome.toString());
-        assertEquals("exited", outcome.getExitCause());
+        assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+        assertEquals(ExitCause.EXITED, outcome.getSummary().getExitCause());
         assertEquals(0, outcome.getExitCode());
 
         refused(Status.Code.FAILED_PRECONDITION, "SESSION_NOT_CRASHED",
@@ -164,9 +165,9 @@ class SandboxLimitsTest {
             Session resumed = sandbox.reraiseSession(ReraiseSessionRequest.newBuilder().setName(session.getName()).build());
             assertEquals(Session.State.RUNNING, resumed.getState());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(90)).getFinished();
-            assertFalse(outcome.getPassed(), outcome.toString());
-            assertFalse(outcome.getProceeded(), outcome.toString());
-            assertEquals(1, outcome.getHealPoints());
+            assertFalse(outcome.getSummary().getPassed(), outcome.toString());
+            assertFalse(outcome.getSummary().getProceeded(), outcome.toString());
+            assertEquals(1, outcome.getSummary().getHealPoints());
         }
 
         Session live = create("req-" + UUID.randomUUID(), Variant.BUGGY, true);
@@ -174,7 +175,7 @@ class SandboxLimitsTest {
             watch.await("CRASHED", SessionEvent::hasCrashed, Duration.ofSeconds(90));
             sandbox.closeSession(CloseSessionRequest.newBuilder().setName(live.getName()).build());
             Outcome killed = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(30)).getFinished();
-            assertEquals("killed", killed.getExitCause(), killed.toString());
+            assertEquals(ExitCause.KILLED, killed.getSummary().getExitCause(), killed.toString());
         }
     }
 

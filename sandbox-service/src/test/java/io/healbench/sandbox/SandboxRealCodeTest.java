@@ -129,10 +129,10 @@ class SandboxRealCodeTest {
             assertEquals(mode, healed.getResumed());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getProceeded(), outcome.toString());
-            assertTrue(outcome.getPassed(), "median must return 3.5 after the heal: " + outcome);
-            assertEquals(1, outcome.getHealPoints());
-            assertEquals(1, outcome.getHealsApplied());
+            assertTrue(outcome.getSummary().getProceeded(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), "median must return 3.5 after the heal: " + outcome);
+            assertEquals(1, outcome.getSummary().getHealPoints());
+            assertEquals(1, outcome.getSummary().getHealsApplied());
         }
     }
 
@@ -158,7 +158,7 @@ class SandboxRealCodeTest {
 
             assertTrue(heal(session, "i = int(i)", ResumeMode.RETRY).getApplied());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
         }
     }
 
@@ -179,8 +179,8 @@ class SandboxRealCodeTest {
 
             assertTrue(heal(session, "i = int(i)", ResumeMode.RETRY).getApplied(), "still paused at the same crash, and healable");
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
-            assertEquals(1, outcome.getHealPoints());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+            assertEquals(1, outcome.getSummary().getHealPoints());
         }
     }
 
@@ -202,13 +202,13 @@ class SandboxRealCodeTest {
             assertTrue(heal(session, "_return_ = (((2.0+float(rc)-bc)/6.0) % 1.0, s, v)", ResumeMode.RETURN).getApplied());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
-            assertEquals(3, outcome.getHealPoints());
-            assertEquals(3, outcome.getHealsApplied());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+            assertEquals(3, outcome.getSummary().getHealPoints());
+            assertEquals(3, outcome.getSummary().getHealsApplied());
 
             ReferenceRun reference = sandbox.getReferenceRun(GetReferenceRunRequest.newBuilder().setName("instances/" + COLORSYS + tag + "/referenceRun").build());
-            assertTrue(reference.getOutcome().getPassed(), reference.toString());
-            assertEquals(0, reference.getOutcome().getHealPoints());
+            assertTrue(reference.getOutcome().getSummary().getPassed(), reference.toString());
+            assertEquals(0, reference.getOutcome().getSummary().getHealPoints());
             assertTrue(outcome.getReferencePassed());
             TraceSimilarity.Result expected = TraceSimilarity.compare(outcome.getTraceMap(), reference.getOutcome().getTraceMap());
             assertEquals(expected.similarity(), outcome.getTraceSimilarity(), 1e-12, outcome.getDetail());
@@ -252,7 +252,7 @@ class SandboxRealCodeTest {
         ReferenceRun first = one.get();
         assertFalse(first.getCached(), first.toString());
         assertEquals(first.getOutcome(), two.get().getOutcome(), "one run for both requests");
-        assertTrue(first.getOutcome().getPassed(), first.toString());
+        assertTrue(first.getOutcome().getSummary().getPassed(), first.toString());
         assertFalse(first.getOutcome().getTraceMap().isEmpty());
         assertTrue(first.getOutcome().getTraceMap().keySet().stream().allMatch(k -> k.startsWith("colorsys.py:")), first.getOutcome().getTraceMap().toString());
         assertEquals("3.12.1", first.getPython());
@@ -264,7 +264,7 @@ class SandboxRealCodeTest {
         assertTrue(again.getCached());
         assertEquals(first.getOutcome(), again.getOutcome(), "the recorded outcome itself (a new run would differ in wall time)");
         assertEquals(first.getDigest(), again.getDigest());
-        assertTrue(millis < first.getOutcome().getWallTimeMs(), "answered in " + millis + " ms, faster than running it");
+        assertTrue(millis < first.getOutcome().getSummary().getWallTimeMs(), "answered in " + millis + " ms, faster than running it");
     }
 
     @Test

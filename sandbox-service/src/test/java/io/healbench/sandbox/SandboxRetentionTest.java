@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,10 +89,10 @@ class SandboxRetentionTest {
                 f.await("CRASHED", SessionEvent::hasCrashed, WAIT);
                 sandbox.healSession(HealSessionRequest.newBuilder().setName(finished.getName()).setCode("h = 4.0+gc-rc")
                         .setResume(ResumeMode.SKIP).build());
-                assertTrue(f.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getPassed());
+                assertTrue(f.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getSummary().getPassed());
                 sandbox.closeSession(CloseSessionRequest.newBuilder().setName(killed.getName()).build());
-                assertEquals("timeout", t.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getExitCause());
-                assertEquals("timeout", a.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getExitCause());
+                assertEquals(ExitCause.TIMEOUT, t.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getSummary().getExitCause());
+                assertEquals(ExitCause.TIMEOUT, a.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getSummary().getExitCause());
             }
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -165,10 +165,10 @@ class SandboxSessionGrpcTest {
             assertEquals(GuardVerdict.ACCEPTED, healed.getGuardDecisions(1).getVerdict(), healed.toString());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
-            assertTrue(outcome.getProceeded(), outcome.toString());
-            assertTrue(outcome.getPassed(), outcome.toString());
-            assertEquals(1, outcome.getHealPoints());
-            assertEquals(1, outcome.getHealsApplied());
+            assertTrue(outcome.getSummary().getProceeded(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+            assertEquals(1, outcome.getSummary().getHealPoints());
+            assertEquals(1, outcome.getSummary().getHealsApplied());
             assertTrue(watch.completed() || waitCompleted(watch), "the stream ends after FINISHED");
         }
 
@@ -246,9 +246,9 @@ class SandboxSessionGrpcTest {
             assertTrue(Files.exists(workspace.resolve(controlCanary)), "the control heal runs, so the canary method works");
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, FINISH_WAIT).getFinished();
-            assertEquals(0, outcome.getHealsRejected(), "the runtime must never have received the rejected heals: " + outcome);
-            assertEquals(1, outcome.getHealsApplied());
-            assertTrue(outcome.getProceeded(), outcome.toString());
+            assertEquals(0, outcome.getSummary().getHealsRejected(), "the runtime must never have received the rejected heals: " + outcome);
+            assertEquals(1, outcome.getSummary().getHealsApplied());
+            assertTrue(outcome.getSummary().getProceeded(), outcome.toString());
             for (String canary : List.of(execCanary, importCanary, lambdaCanary)) {
                 assertFalse(Files.exists(workspace.resolve(canary)), canary);
             }

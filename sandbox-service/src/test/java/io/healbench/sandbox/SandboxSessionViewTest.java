@@ -122,7 +122,7 @@ class SandboxSessionViewTest {
                             + CORRECT_HEAL).build());
             assertTrue(heal.getApplied(), heal.toString());
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
             Path report = workspace.resolve(HEAL_REPORT);
             assertEquals("[]", Files.readString(report), "seen from the heal, in the live process");
         }

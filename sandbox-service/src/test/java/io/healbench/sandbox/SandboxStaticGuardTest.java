@@ -104,9 +104,9 @@ class SandboxStaticGuardTest {
             assertTrue(accepted.getReason().startsWith("CLEAN"), accepted.getReason());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
-            assertEquals(1, outcome.getHealsApplied());
-            assertEquals(1, outcome.getHealsRejected(), "the aborted heal counts as rejected: " + outcome);
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+            assertEquals(1, outcome.getSummary().getHealsApplied());
+            assertEquals(1, outcome.getSummary().getHealsRejected(), "the aborted heal counts as rejected: " + outcome);
             long staticEvents = watch.all().stream().filter(e -> e.hasGuardEvent() && e.getGuardEvent().getStage() == GuardStage.STATIC).count();
             assertEquals(2, staticEvents, "each static decision is a session event");
         }
@@ -128,7 +128,7 @@ class SandboxStaticGuardTest {
             assertTrue(staticDecision(committed).getReason().startsWith("CLEAN"), committed.toString());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
             List<GuardDecision> dynamic = watch.all().stream().filter(SessionEvent::hasGuardEvent).map(SessionEvent::getGuardEvent)
                     .filter(d -> d.getStage() == GuardStage.DYNAMIC).toList();
             assertTrue(dynamic.stream().anyMatch(d -> d.getVerdict() == GuardVerdict.WAIVED && d.getReason().equals("None")),
@@ -152,8 +152,8 @@ class SandboxStaticGuardTest {
             assertTrue(observed.getReason().startsWith("TAINTED: name:report"), observed.getReason());
 
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished();
-            assertTrue(outcome.getPassed(), outcome.toString());
-            assertEquals(0, outcome.getHealsRejected());
+            assertTrue(outcome.getSummary().getPassed(), outcome.toString());
+            assertEquals(0, outcome.getSummary().getHealsRejected());
         }
     }
 
@@ -166,7 +166,7 @@ class SandboxStaticGuardTest {
             HealResult healed = heal(session, TAINTED_HEAL);
             assertTrue(healed.getApplied(), healed.toString());
             assertEquals(List.of(GuardStage.GATE), healed.getGuardDecisionsList().stream().map(GuardDecision::getStage).toList());
-            assertTrue(watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getPassed());
+            assertTrue(watch.await("FINISHED", SessionEvent::hasFinished, WAIT).getFinished().getSummary().getPassed());
         }
     }
 }

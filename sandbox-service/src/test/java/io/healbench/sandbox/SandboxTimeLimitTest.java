@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,8 +46,8 @@ class SandboxTimeLimitTest {
             watch.await("CRASHED", SessionEvent::hasCrashed, Duration.ofSeconds(60));
             long paused = System.nanoTime();
             Outcome outcome = watch.await("FINISHED", SessionEvent::hasFinished, Duration.ofSeconds(60)).getFinished();
-            assertEquals("timeout", outcome.getExitCause(), outcome.toString());
-            assertTrue(outcome.getWallTimeMs() >= 6000, outcome.toString());
+            assertEquals(ExitCause.TIMEOUT, outcome.getSummary().getExitCause(), outcome.toString());
+            assertTrue(outcome.getSummary().getWallTimeMs() >= 6000, outcome.toString());
             assertTrue((System.nanoTime() - paused) / 1_000_000 < 30_000, "killed soon after the limit");
         } finally {
             sandbox.closeSession(CloseSessionRequest.newBuilder().setName(session.getName()).build());

@@ -1,5 +1,6 @@
 package io.healbench.standalone;
 
+import io.healbench.proto.outcome.v1.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -179,7 +180,7 @@ class DistributedRunIT {
         assertEquals(ids.size(), attempts.size());
         for (Attempt attempt : attempts) {
             assertEquals(Attempt.State.COMPLETED, attempt.getState(), attempt.toString());
-            assertTrue(attempt.getHealPoints() >= 1, "the BUGGY run crashed and paused: " + attempt);
+            assertTrue(attempt.getSummary().getHealPoints() >= 1, "the BUGGY run crashed and paused: " + attempt);
             assertTrue(attempt.getGuardDecisionsList().stream().anyMatch(d -> d.getStage() == GuardStage.GATE),
                     "guard-service's gate decided on the heal: " + attempt);
         }
@@ -509,7 +510,7 @@ class DistributedRunIT {
         assertEquals(0, last.getAttemptsFailed(), last.toString());
         List<Attempt> attempts = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build())
                 .getAttemptsList();
-        long healed = attempts.stream().filter(a -> a.getHealsApplied() > 0).count();
+        long healed = attempts.stream().filter(a -> a.getSummary().getHealsApplied() > 0).count();
         assertTrue(healed >= 3, "the client healed at least 3 of " + ids.size() + ": " + client.stdout() + attempts);
         for (Attempt attempt : attempts) {
             assertTrue(attempt.getUsage().getHeals() + attempt.getUsage().getReraises() >= 1, attempt.toString());
@@ -587,7 +588,7 @@ class DistributedRunIT {
         Attempt attempt = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttempts(0);
         assertTrue(attempt.getUsage().getSelfReported(), attempt.toString());
         assertEquals(2, attempt.getUsage().getLlmCalls());
-        assertEquals(1, attempt.getHealsRejected(), "the refused heal was counted: " + attempt);
+        assertEquals(1, attempt.getSummary().getHealsRejected(), "the refused heal was counted: " + attempt);
         String trajectory = alice.getAttemptTrajectory(GetAttemptTrajectoryRequest.newBuilder().setName(attempt.getName())
                 .build()).getJson();
         assertTrue(trajectory.contains("their-model") && trajectory.contains("\"self_reported\" : true"), trajectory);
@@ -624,7 +625,7 @@ class DistributedRunIT {
         Run last = finished(alice, created);
         assertEquals(1, last.getAttemptsDone(), "counted once: " + last);
         Attempt ended = alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(created.getName()).build()).getAttempts(0);
-        assertEquals("agent", ended.getFailureClass(), ended.toString());
+        assertEquals(FailureClass.AGENT, ended.getFailureClass(), ended.toString());
         assertTrue(ended.getDetail().contains("lapsed"), ended.toString());
     }
 

@@ -1,5 +1,6 @@
 package io.healbench.agent.grpc;
 
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.rpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -160,7 +161,7 @@ final class AgentGatewayMapper {
         if (step.isFinished()) {
             ExternalStep.Finished end = step.finished();
             return Step.newBuilder().setFinished(Finished.newBuilder().setProceeded(end.proceeded())
-                    .setExitCause(end.exitCause()).setHealPoints(end.healPoints())).build();
+                    .setExitCause(OutcomeProtos.exitCause(end.exitCause())).setHealPoints(end.healPoints())).build();
         }
         return Step.newBuilder().setCrash(crash(step.crash())).build();
     }

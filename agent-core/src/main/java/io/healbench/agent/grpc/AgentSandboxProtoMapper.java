@@ -1,5 +1,6 @@
 package io.healbench.agent.grpc;
 
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealResume;
 import io.healbench.agent.service.ObservedFrame;
@@ -40,8 +41,8 @@ final class AgentSandboxProtoMapper {
     }
 
     static AgentSessionOutcome outcome(Outcome outcome) {
-        return new AgentSessionOutcome(outcome.getProceeded(), outcome.getPassed(), outcome.getExitCause(),
-                outcome.getExitCode(), outcome.getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity(),
+        return new AgentSessionOutcome(outcome.getSummary().getProceeded(), outcome.getSummary().getPassed(),
+                OutcomeProtos.exitCause(outcome.getSummary().getExitCause()), outcome.getExitCode(), outcome.getSummary().getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity(),
                 outcome.getReported());
     }
 

@@ -139,7 +139,7 @@ final class McpResults {
             out.put("heal_point", 0);
             out.put("exception_type", "");
             out.put("proceeded", end.proceeded());
-            out.put("exit_cause", nz(end.exitCause()));
+            out.put("exit_cause", end.exitCause().wireName());
             out.put("heal_points", end.healPoints());
         } else {
             out.put("state", CRASHED);

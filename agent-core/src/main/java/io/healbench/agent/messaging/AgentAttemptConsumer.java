@@ -170,7 +170,7 @@ public class AgentAttemptConsumer {
         LOG.infof("attempt %s completed in pool %s: failure_class=%s proceeded=%s passed=%s heal_points=%d applied=%d"
                         + " rejected=%d exit_cause=%s detail=%.300s",
                 spec.attemptId(), pool, result.failureClass().wireName(), result.proceeded(), result.passed(),
-                result.healPoints(), result.healsApplied(), result.healsRejected(), result.exitCause(), result.detail());
+                result.healPoints(), result.healsApplied(), result.healsRejected(), result.exitCause().wireName(), result.detail());
         return message.ack();
     }
 }

@@ -1,5 +1,6 @@
 package io.healbench.agent.messaging;
 
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.protobuf.Timestamp;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptSpec;
@@ -49,15 +50,10 @@ public class AttemptEventPublisher implements AttemptOutcomes {
     public CompletionStage<Void> completed(AttemptSpec spec, AttemptResult result) {
         AttemptEvent event = envelope(spec, spec.attemptId() + "/completed")
                 .setCompleted(AttemptCompleted.newBuilder()
-                        .setProceeded(result.proceeded())
-                        .setPassed(result.passed())
-                        .setHealPoints(result.healPoints())
-                        .setHealsApplied(result.healsApplied())
-                        .setHealsRejected(result.healsRejected())
+                        .setSummary(OutcomeProtos.summary(result.proceeded(), result.passed(), result.healPoints(),
+                                result.healsApplied(), result.healsRejected(), result.exitCause(), result.wallTimeMs()))
                         .setExceptionType(result.exceptionType())
-                        .setExitCause(result.exitCause())
-                        .setWallTimeMs(result.wallTimeMs())
-                        .setFailureClass(result.failureClass().wireName())
+                        .setFailureClass(OutcomeProtos.failureClass(result.failureClass()))
                         .setDetail(result.detail())
                         .setTraceSimilarity(result.traceSimilarity())
                         .setUsage(AgentConfigMapper.usage(result.usage()))

@@ -1,5 +1,8 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.outcome.ExitCause;
+
 /**
  * The end of one attempt, with what its agent used ({@code usage}) and its trajectory (empty for agents that keep
  * none). {@code retryable} marks an infrastructure failure that running the
@@ -13,9 +16,9 @@ public record AttemptResult(
         int healsApplied,
         int healsRejected,
         String exceptionType,
-        String exitCause,
+        ExitCause exitCause,
         long wallTimeMs,
-        AttemptFailureClass failureClass,
+        FailureClass failureClass,
         String detail,
         boolean retryable,
         double traceSimilarity,
@@ -25,7 +28,7 @@ public record AttemptResult(
     /** The same end, charged to the agent (its claim lapsed, say), with {@code why} as the detail. */
     public AttemptResult asAgentFailure(String why) {
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected, exceptionType,
-                exitCause, wallTimeMs, AttemptFailureClass.AGENT, why, false, traceSimilarity, usage, trajectoryJson);
+                exitCause, wallTimeMs, FailureClass.AGENT, why, false, traceSimilarity, usage, trajectoryJson);
     }
 
     public AttemptResult withDetail(String newDetail) {

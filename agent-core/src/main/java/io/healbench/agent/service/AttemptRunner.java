@@ -1,5 +1,6 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
@@ -40,13 +41,13 @@ public class AttemptRunner {
         Optional<HealingAgent> agent = agents.byName(spec.agent());
         if (agent.isEmpty()) {
             tally.agentFailed("unknown agent '" + spec.agent() + "'; this worker runs: " + agents.names());
-            return tally.unfinished("not_started", 0, "");
+            return tally.unfinished(ExitCause.NOT_STARTED, 0, "");
         }
         try {
             agent.get().attemptStarted(spec);
         } catch (RuntimeException e) {
             tally.agentFailed("agent '" + spec.agent() + "' cannot run this attempt: " + e.getMessage());
-            return tally.unfinished("not_started", elapsedMs(start), "");
+            return tally.unfinished(ExitCause.NOT_STARTED, elapsedMs(start), "");
         }
         HealingAgent attemptAgent = agent.get().forAttempt(spec);
         AgentEnding ending = new AgentEnding(attemptAgent, spec.attemptId(), tally);
@@ -56,7 +57,7 @@ public class AttemptRunner {
         } catch (AgentSandboxFailure failure) {
             ending.end();  // the agent was told the attempt started
             tally.infrastructureFailed("cannot create a session: " + failure.getMessage(), failure.isTransient());
-            return tally.unfinished("not_started", elapsedMs(start), "");
+            return tally.unfinished(ExitCause.NOT_STARTED, elapsedMs(start), "");
         }
         tally.sessionStarted(session);
         try {
@@ -66,7 +67,7 @@ public class AttemptRunner {
             ending.end();
             tally.infrastructureFailed("the sandbox failed during " + session + ": " + failure.getMessage(),
                     failure.isTransient());
-            return tally.unfinished("error", elapsedMs(start), "");
+            return tally.unfinished(ExitCause.ERROR, elapsedMs(start), "");
         } finally {
             closeQuietly(session);
             ending.end();
@@ -97,7 +98,7 @@ public class AttemptRunner {
                     String why = ended.failure() == null ? "completed" : "failed: " + ended.failure().getMessage();
                     tally.infrastructureFailed("the session's event stream " + why + " before FINISHED",
                             ended.failure() != null && ended.failure().isTransient());
-                    return tally.unfinished("error", elapsedMs(start), "");
+                    return tally.unfinished(ExitCause.ERROR, elapsedMs(start), "");
                 }
             }
         }

@@ -1,5 +1,8 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.outcome.ExitCause;
+
 /**
  * What happened during one attempt, accumulated as the runner goes, and the classification of its
  * end: an infrastructure cause outranks an agent cause, which outranks none.
@@ -72,7 +75,7 @@ final class AttemptTally {
             infrastructureFailed("the program never reported an outcome: " + outcome.detail(), false);
         } else if (healPoints == 0) {
             infrastructureFailed("the program ended without reaching its crash: the instance did not reproduce here ("
-                    + outcome.exitCause() + (outcome.detail().isEmpty() ? "" : ": " + outcome.detail()) + ")", false);
+                    + outcome.exitCause().wireName() + (outcome.detail().isEmpty() ? "" : ": " + outcome.detail()) + ")", false);
         }
         return result(outcome.proceeded(), outcome.passed(), outcome.exitCause(), outcome.wallTimeMs(), outcome.detail(),
                 outcome.traceSimilarity());
@@ -87,31 +90,31 @@ final class AttemptTally {
         if (healsApplied == 0 && agentCause == null) {
             infrastructureFailed("no FINISHED within the attempt's budget and no heal was applied", false);
         }
-        return unfinished("timeout", wallTimeMs, "the attempt's budget ran out");
+        return unfinished(ExitCause.TIMEOUT, wallTimeMs, "the attempt's budget ran out");
     }
 
     /** The attempt ended without an outcome (budget exhausted or sandbox failure). */
-    AttemptResult unfinished(String exitCause, long wallTimeMs, String detail) {
+    AttemptResult unfinished(ExitCause exitCause, long wallTimeMs, String detail) {
         return result(false, false, exitCause, wallTimeMs, detail, 0.0);
     }
 
-    private AttemptResult result(boolean proceeded, boolean passed, String exitCause, long wallTimeMs, String detail,
+    private AttemptResult result(boolean proceeded, boolean passed, ExitCause exitCause, long wallTimeMs, String detail,
                                  double traceSimilarity) {
-        AttemptFailureClass failureClass;
+        FailureClass failureClass;
         String why;
         if (infrastructureCause != null) {
-            failureClass = AttemptFailureClass.INFRASTRUCTURE;
+            failureClass = FailureClass.INFRASTRUCTURE;
             why = infrastructureCause;
         } else if (agentCause != null) {
-            failureClass = AttemptFailureClass.AGENT;
+            failureClass = FailureClass.AGENT;
             why = agentCause;
         } else {
-            failureClass = AttemptFailureClass.NONE;
+            failureClass = FailureClass.NONE;
             why = detail;
         }
         return new AttemptResult(session, proceeded, passed, healPoints, healsApplied, healsRejected,
                 firstExceptionType, exitCause, wallTimeMs, failureClass, why == null ? "" : why,
-                failureClass == AttemptFailureClass.INFRASTRUCTURE && retryable, traceSimilarity, agentRecord.usage(),
+                failureClass == FailureClass.INFRASTRUCTURE && retryable, traceSimilarity, agentRecord.usage(),
                 agentRecord.trajectoryJson());
     }
 }

@@ -1,5 +1,6 @@
 package io.healbench.agent.it;
 
+import io.healbench.proto.outcome.v1.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,12 +41,12 @@ class AttemptEndToEndTest {
                     .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
             AttemptCompleted completed = event.getCompleted();
 
-            assertEquals("none", completed.getFailureClass(), completed.getDetail());
+            assertEquals(FailureClass.NONE, completed.getFailureClass(), completed.getDetail());
             assertEquals("ZeroDivisionError", completed.getExceptionType());
-            assertTrue(completed.getHealPoints() >= 1, completed.toString());
-            assertTrue(completed.getHealsApplied() >= 1, completed.toString());
-            assertEquals(completed.getHealPoints() > 0, completed.getHealsApplied() + completed.getHealsRejected() > 0);
-            assertTrue(completed.getWallTimeMs() > 0, completed.toString());
+            assertTrue(completed.getSummary().getHealPoints() >= 1, completed.toString());
+            assertTrue(completed.getSummary().getHealsApplied() >= 1, completed.toString());
+            assertEquals(completed.getSummary().getHealPoints() > 0, completed.getSummary().getHealsApplied() + completed.getSummary().getHealsRejected() > 0);
+            assertTrue(completed.getSummary().getWallTimeMs() > 0, completed.toString());
             // The sandbox compared the healed run with the reference run (docs/trace-similarity.md).
             assertTrue(completed.getTraceSimilarity() > 0.0 && completed.getTraceSimilarity() <= 1.0, completed.toString());
         }

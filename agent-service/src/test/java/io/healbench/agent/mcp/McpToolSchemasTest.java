@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
@@ -189,7 +190,7 @@ class McpToolSchemasTest {
 
     @Test
     void healAndReraiseResults() {
-        ExternalStep ended = new ExternalStep(null, new ExternalStep.Finished(true, "exit", 2));
+        ExternalStep ended = new ExternalStep(null, new ExternalStep.Finished(true, ExitCause.EXITED, 2));
         McpSchema.CallToolResult healed = McpResults.reply(new ExternalReply(
                 new ExternalReply.Healed(List.of(WS + "app.py:12"), ended), "applied; changed: app.py:12", BUDGET));
         Map<String, Object> out = structured(healed);

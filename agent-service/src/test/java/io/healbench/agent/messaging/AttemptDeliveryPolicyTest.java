@@ -1,5 +1,7 @@
 package io.healbench.agent.messaging;
 
+import io.healbench.proto.outcome.v1.FailureClass;
+import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,8 +46,8 @@ class AttemptDeliveryPolicyTest {
                 .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
 
         AttemptCompleted completed = event.getCompleted();
-        assertEquals("infrastructure", completed.getFailureClass());
-        assertEquals("not_started", completed.getExitCause());
+        assertEquals(FailureClass.INFRASTRUCTURE, completed.getFailureClass());
+        assertEquals(ExitCause.NOT_STARTED, completed.getSummary().getExitCause());
         assertTrue(completed.getDetail().startsWith("still failing after 2 requeue(s): "), completed.getDetail());
         assertTrue(completed.getDetail().contains("UNAVAILABLE"), completed.getDetail());
         assertEquals(request.getAttemptId() + "/completed", event.getEventId());
@@ -67,10 +69,10 @@ class AttemptDeliveryPolicyTest {
                 .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()))
                 .getCompleted();
 
-        assertEquals("agent", completed.getFailureClass());
+        assertEquals(FailureClass.AGENT, completed.getFailureClass());
         assertTrue(completed.getDetail().contains("no-such-agent") && completed.getDetail().contains("rules"),
                 completed.getDetail());
-        assertEquals(0, completed.getHealPoints());
+        assertEquals(0, completed.getSummary().getHealPoints());
     }
 
     @Test

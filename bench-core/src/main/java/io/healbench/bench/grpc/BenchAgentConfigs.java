@@ -7,7 +7,6 @@ import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.service.BenchRunManifest;
 import io.healbench.bench.service.BenchAgentConfig;
 import io.healbench.bench.service.BenchException;
-import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.agent.v1.AgentConfig;
 import io.healbench.proto.agent.v1.Limits;
 import io.healbench.proto.events.v1.AttemptRequest;
@@ -64,7 +63,7 @@ public final class BenchAgentConfigs {
                 .setInstanceId(attempt.instanceId)
                 .setRepeat(attempt.repeatIndex)
                 .setAgent(run.agent)
-                .setGuardMode(GuardProtos.mode(GuardMode.parse(run.guardMode)))
+                .setGuardMode(GuardProtos.mode(run.guardMode))
                 .setAgentConfig(fromJson(run.agentConfig))
                 .setInstanceDigest(BenchRunManifest.digestOf(run.manifest, attempt.instanceId))
                 .build();

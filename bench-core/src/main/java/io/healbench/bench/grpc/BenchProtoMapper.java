@@ -1,5 +1,6 @@
 package io.healbench.bench.grpc;
 
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.protobuf.Timestamp;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
@@ -9,7 +10,6 @@ import io.healbench.bench.repository.BenchAttemptEvent;
 import io.healbench.bench.service.BenchEventPage;
 import io.healbench.bench.service.BenchRegrade;
 import io.healbench.bench.service.BenchRunPage;
-import io.healbench.common.guard.GuardMode;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.ListAttemptEventsResponse;
@@ -42,7 +42,7 @@ final class BenchProtoMapper {
                 .setName(BenchResourceNames.run(run.id))
                 .setState(Run.State.valueOf(run.state.name()))
                 .setAgent(run.agent)
-                .setGuardMode(GuardProtos.mode(GuardMode.parse(run.guardMode)))
+                .setGuardMode(GuardProtos.mode(run.guardMode))
                 .setRepeats(run.repeats)
                 .setAttemptsTotal(run.attemptsTotal)
                 .setAttemptsDone(run.attemptsDone)
@@ -62,26 +62,26 @@ final class BenchProtoMapper {
         ListAttemptsResponse.Builder response = ListAttemptsResponse.newBuilder().setNextPageToken(page.nextPageToken());
         for (BenchAttemptPage.Entry entry : page.entries()) {
             BenchAttempt a = entry.attempt();
-            response.addAttempts(Attempt.newBuilder()
+            Attempt.Builder attempt = Attempt.newBuilder()
                     .setName(BenchResourceNames.attempt(a.runId, a.id))
                     .setInstanceId(a.instanceId)
                     .setRepeat(a.repeatIndex)
                     .setState(Attempt.State.valueOf(a.state.name()))
-                    .setProceeded(a.proceeded)
-                    .setPassed(a.passed)
-                    .setHealPoints(a.healPoints)
-                    .setHealsApplied(a.healsApplied)
-                    .setHealsRejected(a.healsRejected)
                     .setExceptionType(nullToEmpty(a.exceptionType))
-                    .setFailureClass(nullToEmpty(a.failureClass))
                     .addAllGuardDecisions(entry.guardDecisions().stream().map(GuardProtos::decision).toList())
-                    .setExitCause(nullToEmpty(a.exitCause))
                     .setDetail(nullToEmpty(a.detail))
-                    .setWallTimeMs(a.wallTimeMs)
                     .setTraceSimilarity(a.traceSimilarity)
                     .setUsage(usage(a.usage).addAllHealPointExits(a.healPointExitList()))
                     .setOutcomeClass(a.outcomeClass == null ? OutcomeClass.OUTCOME_CLASS_UNSPECIFIED
-                            : OutcomeClass.valueOf(a.outcomeClass.name())));
+                            : OutcomeClass.valueOf(a.outcomeClass.name()));
+            if (a.exitCause != null) {  // an ended attempt: its counters as its worker reported them
+                attempt.setSummary(OutcomeProtos.summary(a.proceeded, a.passed, a.healPoints, a.healsApplied, a.healsRejected,
+                        a.exitCause, a.wallTimeMs));
+            }
+            if (a.failureClass != null) {
+                attempt.setFailureClass(OutcomeProtos.failureClass(a.failureClass));
+            }
+            response.addAttempts(attempt);
         }
         return response.build();
     }

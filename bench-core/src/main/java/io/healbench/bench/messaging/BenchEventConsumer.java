@@ -1,5 +1,7 @@
 package io.healbench.bench.messaging;
 
+import io.healbench.proto.outcome.v1.OutcomeSummary;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.healbench.bench.service.BenchContexts;
@@ -75,11 +77,11 @@ public class BenchEventConsumer {
             case COMPLETED -> {
                 kind = BenchIncomingEvent.Kind.COMPLETED;
                 AttemptCompleted c = event.getCompleted();
-                String failureClass = c.getFailureClass().isEmpty() ? BenchIncomingEvent.Outcome.NONE : c.getFailureClass();
-                outcome = new BenchIncomingEvent.Outcome(c.getProceeded(), c.getPassed(), c.getHealPoints(),
-                        c.getHealsApplied(), c.getHealsRejected(), c.getExceptionType(), c.getExitCause(),
-                        c.getWallTimeMs(), failureClass, c.getDetail(), c.getTraceSimilarity(), usage(c.getUsage()),
-                        c.getTrajectoryJson());
+                OutcomeSummary s = c.getSummary();
+                outcome = new BenchIncomingEvent.Outcome(s.getProceeded(), s.getPassed(), s.getHealPoints(),
+                        s.getHealsApplied(), s.getHealsRejected(), c.getExceptionType(), OutcomeProtos.exitCause(s.getExitCause()),
+                        s.getWallTimeMs(), OutcomeProtos.failureClass(c.getFailureClass()), c.getDetail(), c.getTraceSimilarity(),
+                        usage(c.getUsage()), c.getTrajectoryJson());
             }
             default -> kind = BenchIncomingEvent.Kind.UNKNOWN;
         }

@@ -1,5 +1,8 @@
 package io.healbench.bench.repository;
 
+import jakarta.persistence.Convert;
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.outcome.ExitCause;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
@@ -77,17 +80,20 @@ public class BenchAttempt {
     @Column(name = "exception_type")
     public String exceptionType;
 
+    /** Null until the attempt ends. */
+    @Convert(converter = WireNameColumns.ExitCauseColumn.class)
     @Column(name = "exit_cause")
-    public String exitCause;
+    public ExitCause exitCause;
 
     /** The attempt's one outcome class once it ended; null before (and for cancelled attempts). */
     @Enumerated(EnumType.STRING)
     @Column(name = "outcome_class", length = 32)
     public OutcomeClass outcomeClass;
 
-    /** none, infrastructure, agent or grader, as the completing event said. */
+    /** As the completing event said; null until the attempt ends. */
+    @Convert(converter = WireNameColumns.FailureClassColumn.class)
     @Column(name = "failure_class")
-    public String failureClass;
+    public FailureClass failureClass;
 
     @Column(columnDefinition = "text")
     public String detail;

@@ -1,5 +1,7 @@
 package io.healbench.bench.repository;
 
+import jakarta.persistence.Convert;
+import io.healbench.common.guard.GuardMode;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
@@ -39,8 +41,9 @@ public class BenchRun {
     @Column(nullable = false)
     public String agent;
 
+    @Convert(converter = WireNameColumns.GuardModeColumn.class)
     @Column(name = "guard_mode", nullable = false)
-    public String guardMode;
+    public GuardMode guardMode;
 
     public int repeats;
 

@@ -24,7 +24,7 @@ public record BenchRunView(
         @JsonRawValue String manifest) {
 
     static BenchRunView of(BenchRun run) {
-        return new BenchRunView("runs/" + run.id, run.id, run.state.name(), run.agent, run.guardMode, run.repeats,
+        return new BenchRunView("runs/" + run.id, run.id, run.state.name(), run.agent, run.guardMode.wireName(), run.repeats,
                 run.instanceIdList(), run.attemptsTotal, run.attemptsDone, run.attemptsFailed, run.proceeded, run.passed,
                 run.createTime, run.updateTime, run.manifest);
     }

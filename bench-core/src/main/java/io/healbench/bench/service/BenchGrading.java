@@ -28,13 +28,13 @@ final class BenchGrading {
      */
     static BenchAttempt.OutcomeClass classify(BenchIncomingEvent.Outcome outcome) {
         switch (outcome.failureClass()) {
-            case BenchIncomingEvent.Outcome.INFRASTRUCTURE:
+            case INFRASTRUCTURE:
                 return BenchAttempt.OutcomeClass.INFRASTRUCTURE;
-            case BenchIncomingEvent.Outcome.GRADER:
+            case GRADER:
                 return BenchAttempt.OutcomeClass.GRADER;
-            case BenchIncomingEvent.Outcome.AGENT:
+            case AGENT:
                 return BenchAttempt.OutcomeClass.AGENT_ERROR;
-            default:
+            case NONE:
                 break;
         }
         if (outcome.healsApplied() > 0 && outcome.proceeded()) {

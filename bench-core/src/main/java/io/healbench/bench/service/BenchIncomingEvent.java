@@ -1,5 +1,7 @@
 package io.healbench.bench.service;
 
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.outcome.ExitCause;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.healbench.common.guard.GuardDecision;
 import java.time.temporal.ChronoUnit;
@@ -39,18 +41,13 @@ public record BenchIncomingEvent(
     }
 
     /**
-     * How the attempt ended. {@code failureClass} is none, infrastructure, agent or grader; {@code traceSimilarity}
+     * How the attempt ended. {@code traceSimilarity}
      * is the healed run's trace similarity with the REFERENCE run (docs/trace-similarity.md); {@code usage} and
      * {@code trajectoryJson} are the agent's (empty for agents that keep no trajectory).
      */
     public record Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
-            String exceptionType, String exitCause, long wallTimeMs, String failureClass, String detail, double traceSimilarity,
-            BenchAgentUsage usage, String trajectoryJson) {
-
-        public static final String NONE = "none";
-        public static final String INFRASTRUCTURE = "infrastructure";
-        public static final String GRADER = "grader";
-        public static final String AGENT = "agent";
+            String exceptionType, ExitCause exitCause, long wallTimeMs, FailureClass failureClass, String detail,
+            double traceSimilarity, BenchAgentUsage usage, String trajectoryJson) {
     }
 
     /** bench-service's own events say so in their payload's {@value #OWN_SOURCE_FIELD} field. */
@@ -70,7 +67,7 @@ public record BenchIncomingEvent(
             Instant time) {
         return new BenchIncomingEvent(attemptId + "/completed", tenant, runId, attemptId, time, Kind.COMPLETED,
                 "{\"" + OWN_SOURCE_FIELD + "\":\"" + OWN_SOURCE + "\",\"detail\":" + TextNode.valueOf(detail) + "}",
-                new Outcome(false, false, 0, 0, 0, "", "not_started", 0, Outcome.INFRASTRUCTURE, detail, 0.0,
+                new Outcome(false, false, 0, 0, 0, "", ExitCause.NOT_STARTED, 0, FailureClass.INFRASTRUCTURE, detail, 0.0,
                         BenchAgentUsage.NONE, ""),
                 null);
     }

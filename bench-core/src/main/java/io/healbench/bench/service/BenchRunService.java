@@ -92,7 +92,7 @@ public class BenchRunService {
         run.tenant = caller.tenant();
         run.state = BenchRun.State.PENDING;
         run.agent = spec.agent();
-        run.guardMode = spec.guardMode().wireName();
+        run.guardMode = spec.guardMode();
         run.agentConfig = spec.agentConfig().json();
         run.repeats = spec.repeats();
         run.seed = spec.seed();

@@ -1,5 +1,7 @@
 package io.healbench.bench.service;
 
+import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.healbench.bench.repository.BenchAttempt;
@@ -11,47 +13,47 @@ import org.junit.jupiter.api.Test;
 
 class BenchGradingTest {
 
-    private static BenchIncomingEvent.Outcome outcome(String failureClass, int applied, boolean proceeded, boolean passed,
+    private static BenchIncomingEvent.Outcome outcome(FailureClass failureClass, int applied, boolean proceeded, boolean passed,
             String... exits) {
         BenchAgentUsage usage = new BenchAgentUsage(0, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, List.of(exits), false);
-        return new BenchIncomingEvent.Outcome(proceeded, passed, 1, applied, 0, "TypeError", "exited", 10, failureClass, "why", 0.5,
+        return new BenchIncomingEvent.Outcome(proceeded, passed, 1, applied, 0, "TypeError", ExitCause.EXITED, 10, failureClass, "why", 0.5,
                 usage, "");
     }
 
     @Test
     void theFailureClassDecidesBeforeAnythingElse() {
         // A harness failure is never the agent's, even when a heal was applied and the program proceeded.
-        assertEquals(OutcomeClass.INFRASTRUCTURE, BenchGrading.classify(outcome("infrastructure", 1, true, true)));
-        assertEquals(OutcomeClass.GRADER, BenchGrading.classify(outcome("grader", 1, true, true)));
-        assertEquals(OutcomeClass.AGENT_ERROR, BenchGrading.classify(outcome("agent", 1, true, true)));
+        assertEquals(OutcomeClass.INFRASTRUCTURE, BenchGrading.classify(outcome(FailureClass.INFRASTRUCTURE, 1, true, true)));
+        assertEquals(OutcomeClass.GRADER, BenchGrading.classify(outcome(FailureClass.GRADER, 1, true, true)));
+        assertEquals(OutcomeClass.AGENT_ERROR, BenchGrading.classify(outcome(FailureClass.AGENT, 1, true, true)));
     }
 
     @Test
     void aHealThatLetTheProgramRunOnIsHealedWhateverTheExitsSay() {
-        assertEquals(OutcomeClass.HEALED, BenchGrading.classify(outcome("none", 1, true, false, "healed", "limits_exceeded")));
-        assertEquals(OutcomeClass.NOT_HEALED, BenchGrading.classify(outcome("none", 1, false, false, "healed")));
+        assertEquals(OutcomeClass.HEALED, BenchGrading.classify(outcome(FailureClass.NONE, 1, true, false, "healed", "limits_exceeded")));
+        assertEquals(OutcomeClass.NOT_HEALED, BenchGrading.classify(outcome(FailureClass.NONE, 1, false, false, "healed")));
     }
 
     @Test
     void withoutAHealTheExitsSayWhy() {
-        assertEquals(OutcomeClass.BUDGET, BenchGrading.classify(outcome("none", 0, false, false, "time_exceeded")));
-        assertEquals(OutcomeClass.BUDGET, BenchGrading.classify(outcome("none", 0, false, false, "limits_exceeded")));
-        assertEquals(OutcomeClass.AGENT_ERROR, BenchGrading.classify(outcome("none", 0, false, false, "format_errors")));
-        assertEquals(OutcomeClass.RERAISED, BenchGrading.classify(outcome("none", 0, false, false, "reraised")));
+        assertEquals(OutcomeClass.BUDGET, BenchGrading.classify(outcome(FailureClass.NONE, 0, false, false, "time_exceeded")));
+        assertEquals(OutcomeClass.BUDGET, BenchGrading.classify(outcome(FailureClass.NONE, 0, false, false, "limits_exceeded")));
+        assertEquals(OutcomeClass.AGENT_ERROR, BenchGrading.classify(outcome(FailureClass.NONE, 0, false, false, "format_errors")));
+        assertEquals(OutcomeClass.RERAISED, BenchGrading.classify(outcome(FailureClass.NONE, 0, false, false, "reraised")));
     }
 
     @Test
     void aRunWhoseAttemptsAllFailedInTheHarnessFailsAndOneWithAnAgentAttemptSucceeds() {
         BenchRun failed = run(2);
-        BenchGrading.count(failed, graded(outcome("infrastructure", 0, false, false)));
+        BenchGrading.count(failed, graded(outcome(FailureClass.INFRASTRUCTURE, 0, false, false)));
         assertEquals(BenchRun.State.RUNNING, failed.state);
-        BenchGrading.count(failed, graded(outcome("grader", 0, false, false)));
+        BenchGrading.count(failed, graded(outcome(FailureClass.GRADER, 0, false, false)));
         assertEquals(BenchRun.State.FAILED, failed.state);
         assertEquals(2, failed.attemptsFailed);
 
         BenchRun succeeded = run(2);
-        BenchGrading.count(succeeded, graded(outcome("infrastructure", 0, false, false)));
-        BenchGrading.count(succeeded, graded(outcome("none", 1, true, true, "healed")));
+        BenchGrading.count(succeeded, graded(outcome(FailureClass.INFRASTRUCTURE, 0, false, false)));
+        BenchGrading.count(succeeded, graded(outcome(FailureClass.NONE, 1, true, true, "healed")));
         assertEquals(BenchRun.State.SUCCEEDED, succeeded.state);
         assertEquals(1, succeeded.passed);
         assertEquals(0.5, succeeded.meanTraceSimilarity());
@@ -61,7 +63,7 @@ class BenchGradingTest {
     void aCancelledRunStaysCancelledWhileItsRunningAttemptsEnd() {
         BenchRun run = run(3);
         run.state = BenchRun.State.CANCELLED;
-        BenchGrading.count(run, graded(outcome("none", 1, true, true, "healed")));
+        BenchGrading.count(run, graded(outcome(FailureClass.NONE, 1, true, true, "healed")));
         assertEquals(BenchRun.State.CANCELLED, run.state);
         assertEquals(1, run.attemptsDone);
     }

@@ -1,5 +1,7 @@
 package io.healbench.common.guard;
 
+import io.healbench.common.wire.WireNames;
+
 /** How HealGuard's dynamic stage treats a protected operation whose key input depends on healed state. */
 public enum GuardMode {
     /** The operation is blocked before it acts. */

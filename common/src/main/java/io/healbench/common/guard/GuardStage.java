@@ -1,5 +1,7 @@
 package io.healbench.common.guard;
 
+import io.healbench.common.wire.WireNames;
+
 /** The stage of HealGuard that took a decision. */
 public enum GuardStage {
     /** The HealCore grammar gate, before the heal runs. */

@@ -1,5 +1,7 @@
 package io.healbench.common.guard;
 
+import io.healbench.common.wire.WireNames;
+
 /** What a HealGuard stage decided. */
 public enum GuardVerdict {
     /** The heal may run (gate, static). */

@@ -2,6 +2,7 @@ package io.healbench.sandbox.grpc;
 
 import com.google.protobuf.Timestamp;
 import io.healbench.proto.guard.v1.GuardProtos;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import io.healbench.proto.sandbox.v1.CodeMatch;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
@@ -142,10 +143,10 @@ final class SandboxProtoMapper {
 
     static Outcome outcome(io.healbench.sandbox.service.model.Outcome o) {
         Outcome.Builder out = Outcome.newBuilder()
-                .setProceeded(o.proceeded()).setPassed(o.passed())
-                .setHealPoints(o.healPoints()).setHealsApplied(o.healsApplied()).setHealsRejected(o.healsRejected())
-                .setExitCause(text(o.exitCause())).setExitCode(o.exitCode()).setWallTimeMs(o.wallTimeMs())
-                .putAllTrace(o.trace()).setDetail(text(o.detail())).setReported(o.reported());
+                .setSummary(OutcomeProtos.summary(o.proceeded(), o.passed(), o.healPoints(), o.healsApplied(), o.healsRejected(),
+                        o.exitCause(), o.wallTimeMs()))
+                .setExitCode(o.exitCode()).putAllTrace(o.trace()).setDetail(text(o.detail())).setReported(o.reported());
+
         if (o.reference() != null) {
             out.setTraceSimilarity(o.reference().traceSimilarity())
                     .setTraceOverlap(o.reference().traceOverlap())

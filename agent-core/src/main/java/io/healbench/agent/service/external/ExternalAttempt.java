@@ -1,5 +1,6 @@
 package io.healbench.agent.service.external;
 
+import io.healbench.common.outcome.FailureClass;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentRecord;
@@ -364,7 +365,7 @@ final class ExternalAttempt {
         }
         ExternalFailure platform = ExternalFailure.fatal(ExternalFailure.Kind.UNAVAILABLE, "SANDBOX_UNAVAILABLE",
                 "the platform failed this attempt (not counted against the agent): " + result.detail());
-        boolean platformFailed = result.failureClass() == io.healbench.agent.service.AttemptFailureClass.INFRASTRUCTURE;
+        boolean platformFailed = result.failureClass() == FailureClass.INFRASTRUCTURE;
         if (decisionPending != null) {
             if (platformFailed) {
                 decisionPending.reply.completeExceptionally(platform);

@@ -4,7 +4,8 @@ import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AgentMetrics;
 import io.healbench.agent.service.AgentSandbox;
 import io.healbench.agent.service.AgentSandboxFailure;
-import io.healbench.agent.service.AttemptFailureClass;
+import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptRunner;
 import io.healbench.agent.service.llm.Action;
@@ -189,8 +190,8 @@ public class ExternalAttempts {
             result = runner.run(attempt.spec(), attempt::sessionStarted);
         } catch (RuntimeException bug) {
             LOG.errorf(bug, "external attempt %s failed unexpectedly", attempt.name());
-            result = new AttemptResult(attempt.session(), false, false, 0, 0, 0, "", "error", 0,
-                    AttemptFailureClass.INFRASTRUCTURE, "the gateway failed: " + bug, false, 0.0,
+            result = new AttemptResult(attempt.session(), false, false, 0, 0, 0, "", ExitCause.ERROR, 0,
+                    FailureClass.INFRASTRUCTURE, "the gateway failed: " + bug, false, 0.0,
                     attempt.record().usage(), "");
         }
         attempt.finish(result);

@@ -1,5 +1,6 @@
 package io.healbench.agent.service.external;
 
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.llm.CrashBrief;
 import io.healbench.agent.service.llm.WorkspacePaths;
@@ -8,7 +9,7 @@ import io.healbench.agent.service.llm.WorkspacePaths;
 public record ExternalStep(CrashObservation crash, Finished finished) {
 
     /** The program ended; {@code proceeded} when it ran to its end without an unhandled exception. */
-    public record Finished(boolean proceeded, String exitCause, int healPoints) {
+    public record Finished(boolean proceeded, ExitCause exitCause, int healPoints) {
     }
 
     public static ExternalStep crashed(CrashObservation crash) {
@@ -26,7 +27,7 @@ public record ExternalStep(CrashObservation crash, Finished finished) {
     /** As a text observation: the crash brief the internal agents see, or the end. */
     public String render() {
         if (finished != null) {
-            return "The program ended (" + finished.exitCause() + ") after " + finished.healPoints() + " heal point(s); "
+            return "The program ended (" + finished.exitCause().wireName() + ") after " + finished.healPoints() + " heal point(s); "
                     + (finished.proceeded() ? "it ran to its end." : "it did not run to its end.") + " The attempt is over.";
         }
         return WorkspacePaths.relative(CrashBrief.render(crash));

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.model;
 
+import io.healbench.common.outcome.ExitCause;
 import java.util.Map;
 
 /**
@@ -15,7 +16,7 @@ public record Outcome(
         int healPoints,
         int healsApplied,
         int healsRejected,
-        String exitCause,
+        ExitCause exitCause,
         int exitCode,
         long wallTimeMs,
         Map<String, Long> trace,
@@ -26,13 +27,13 @@ public record Outcome(
 
     /** An outcome the runtime reported, not (yet) compared with a reference run. */
     public static Outcome reported(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
-                                   String exitCause, int exitCode, long wallTimeMs, Map<String, Long> trace, String detail) {
+                                   ExitCause exitCause, int exitCode, long wallTimeMs, Map<String, Long> trace, String detail) {
         return new Outcome(proceeded, passed, healPoints, healsApplied, healsRejected, exitCause, exitCode, wallTimeMs, trace,
                 detail, true, null, null);
     }
 
     /** An outcome for a process that ended without reporting one. */
-    public static Outcome withoutReport(String exitCause, int exitCode, long wallTimeMs, String detail) {
+    public static Outcome withoutReport(ExitCause exitCause, int exitCode, long wallTimeMs, String detail) {
         return new Outcome(false, false, 0, 0, 0, exitCause, exitCode, wallTimeMs, Map.of(), detail, false, null, null);
     }
 

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.process;
 
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.sandbox.config.SandboxIsolationConfig.Limits;
 import java.util.Map;
 
@@ -31,30 +32,30 @@ final class ExitClassifier {
      * @param oomKills   processes of the session the kernel killed at its memory cap (its cgroup's count)
      * @param sessionMemory that cap in bytes, 0 where there is none
      */
-    ExitCause classify(int exitValue, String outputTail, long oomKills, long sessionMemory) {
+    ProcessExit classify(int exitValue, String outputTail, long oomKills, long sessionMemory) {
         if (oomKills > 0 && exitValue != 0) {
-            return new ExitCause("limit", "memory: the session's memory cap of " + sessionMemory + " bytes was reached; the kernel"
+            return new ProcessExit(ExitCause.LIMIT, "memory: the session's memory cap of " + sessionMemory + " bytes was reached; the kernel"
                     + " killed " + oomKills + " of its processes; exited with status " + exitValue + " without reporting an outcome");
         }
         if (exitValue > 128 && exitValue < 128 + 65) {
             int signal = exitValue - 128;
             String name = signalName(signal);
             if (signal == SIGXCPU) {
-                return new ExitCause("limit", "cpu: " + name + " (signal " + signal + "), CPU time limit"
+                return new ProcessExit(ExitCause.LIMIT, "cpu: " + name + " (signal " + signal + "), CPU time limit"
                         + (limits == null ? "" : " of " + limits.cpuSeconds() + " s") + " reached");
             }
             if (signal == SIGXFSZ) {
-                return new ExitCause("limit", "file-size: " + name + " (signal " + signal + "), file size limit"
+                return new ProcessExit(ExitCause.LIMIT, "file-size: " + name + " (signal " + signal + "), file size limit"
                         + (limits == null ? "" : " of " + limits.fileSizeBytes() + " bytes") + " exceeded");
             }
-            return new ExitCause("signal", name + " (signal " + signal + "): terminated without reporting an outcome");
+            return new ProcessExit(ExitCause.SIGNAL, name + " (signal " + signal + "): terminated without reporting an outcome");
         }
         if (exitValue != 0 && outputTail.contains("MemoryError")) {
-            return new ExitCause("limit", "memory: MemoryError, an allocation failed"
+            return new ProcessExit(ExitCause.LIMIT, "memory: MemoryError, an allocation failed"
                     + (limits == null ? "" : " under the address-space limit of " + limits.addressSpaceBytes() + " bytes")
                     + "; exited with status " + exitValue + " without reporting an outcome");
         }
-        return new ExitCause("exited", "exited with status " + exitValue + " without reporting an outcome");
+        return new ProcessExit(ExitCause.EXITED, "exited with status " + exitValue + " without reporting an outcome");
     }
 
     static String signalName(int signal) {

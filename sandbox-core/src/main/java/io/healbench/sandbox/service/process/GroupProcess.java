@@ -70,7 +70,7 @@ public final class GroupProcess {
     }
 
     /** Why the ended process ended, judged from its exit status and the end of its output. */
-    public ExitCause exitCause(String outputTail) {
+    public ProcessExit processExit(String outputTail) {
         return classifier.classify(process.exitValue(), outputTail, used.oomKills(), used.memoryCapBytes());
     }
 

@@ -110,7 +110,7 @@ public class ReferenceRuns {
         UnattendedRun run = launcher.runUnattended(instance, Variant.REFERENCE);
         if (!run.reported()) {
             throw new SandboxException(Kind.FAILED_PRECONDITION, "REFERENCE_RUN_FAILED", "the reference run of " + instance.id()
-                    + " ended without an outcome (" + run.outcome().exitCause() + ": " + run.outcome().detail() + "); it is not cached");
+                    + " ended without an outcome (" + run.outcome().exitCause().wireName() + ": " + run.outcome().detail() + "); it is not cached");
         }
         if (!run.outcome().passed()) {
             // A REFERENCE that fails is no reference: comparing with its trace would score against a broken run.

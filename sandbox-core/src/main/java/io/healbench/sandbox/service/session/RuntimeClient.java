@@ -2,6 +2,7 @@ package io.healbench.sandbox.service.session;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
 import io.healbench.sandbox.service.model.HealOutcome;
@@ -100,9 +101,9 @@ final class RuntimeClient {
     }
 
     /** The process has ended: no awaited reply will come. */
-    void runtimeEnded(String exitCause) {
+    void runtimeEnded(ExitCause exitCause) {
         SandboxException gone = new SandboxException(Kind.FAILED_PRECONDITION, "SESSION_ENDED",
-                sessionName + " ended (" + exitCause + ") before the runtime answered");
+                sessionName + " ended (" + exitCause.wireName() + ") before the runtime answered");
         pending.values().forEach(waiting -> waiting.completeExceptionally(gone));
     }
 

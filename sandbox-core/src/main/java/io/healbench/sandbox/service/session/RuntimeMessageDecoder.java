@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.sandbox.service.model.CrashContext;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.common.guard.HealAnalysis;
@@ -60,7 +62,7 @@ final class RuntimeMessageDecoder {
                 case "heal_result" -> new RuntimeMessage.HealReply(node.path("id").asText(""), healOutcome(node));
                 case "heal_analysis" -> new RuntimeMessage.HealAnalysisReady(node.path("id").asText(""), healAnalysis(node));
                 case "event" -> event(node);
-                case "finished" -> new RuntimeMessage.Finished(normalized(JSON.treeToValue(required(node, "outcome"), Outcome.class)));
+                case "finished" -> new RuntimeMessage.Finished(reportedOutcome(required(node, "outcome")));
                 default -> new RuntimeMessage.Malformed(line, "unknown message type '" + node.get("type").asText() + "'");
             };
         } catch (JsonProcessingException | IllegalArgumentException e) {
@@ -173,10 +175,27 @@ final class RuntimeMessageDecoder {
                 listOf(c.locals()), c.statement(), nonNull(c.functionSource()), listOf(c.callerSources()), c.inFunction());
     }
 
-    private static Outcome normalized(Outcome o) {
-        return Outcome.reported(o.proceeded(), o.passed(), o.healPoints(), o.healsApplied(), o.healsRejected(), nonNull(o.exitCause()),
-                o.exitCode(), o.wallTimeMs(), o.trace() == null ? Map.of() : o.trace(), nonNull(o.detail()));
+    /**
+     * healrt's outcome, its exit cause parsed here, once. A cause this build does not know is the runtime's fault: the
+     * outcome is kept, as an ERROR whose detail quotes what was sent.
+     */
+    private static Outcome reportedOutcome(JsonNode reported) throws JsonProcessingException {
+        ObjectNode fields = reported.deepCopy();
+        String cause = text(fields, "exit_cause");
+        fields.remove("exit_cause");
+        Outcome o = JSON.treeToValue(fields, Outcome.class);
+        ExitCause exitCause;
+        String detail = nonNull(o.detail());
+        try {
+            exitCause = ExitCause.parse(cause);
+        } catch (IllegalArgumentException unknown) {
+            exitCause = ExitCause.ERROR;
+            detail = "the runtime's " + unknown.getMessage() + (detail.isEmpty() ? "" : "; " + detail);
+        }
+        return Outcome.reported(o.proceeded(), o.passed(), o.healPoints(), o.healsApplied(), o.healsRejected(), exitCause,
+                o.exitCode(), o.wallTimeMs(), o.trace() == null ? Map.of() : o.trace(), detail);
     }
+
 
     private static String nonNull(String s) {
         return s == null ? "" : s;

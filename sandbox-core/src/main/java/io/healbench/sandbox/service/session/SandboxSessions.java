@@ -4,6 +4,7 @@ import io.healbench.common.dataset.Instance;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.guard.GuardStage;
 import io.healbench.common.guard.GuardVerdict;
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.InstanceLookup;
 import io.healbench.sandbox.service.SandboxException;
@@ -177,7 +178,7 @@ public class SandboxSessions implements SessionLauncher {
             close(session.name());
             unattended.remove(session.name());
         }
-        Outcome outcome = session.finishedOutcome().orElse(Outcome.withoutReport("killed", -1, 0, "the run did not finish"));
+        Outcome outcome = session.finishedOutcome().orElse(Outcome.withoutReport(ExitCause.KILLED, -1, 0, "the run did not finish"));
         return new UnattendedRun(outcome, session.runtimeReported());
     }
 

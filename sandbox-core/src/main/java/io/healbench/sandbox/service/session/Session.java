@@ -3,6 +3,7 @@ package io.healbench.sandbox.service.session;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.guard.HealAnalysis;
+import io.healbench.common.outcome.ExitCause;
 import io.healbench.sandbox.service.Abbreviation;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.SandboxException.Kind;
@@ -284,7 +285,7 @@ public final class Session {
      * The process has ended; records FINISHED: the runtime's claimed outcome once the exit confirms it, or the
      * inferred one with the cause when the runtime claimed none.
      */
-    void onProcessEnded(String exitCause, int exitCode, long wallTimeMs, String detail, ResourceUse resources) {
+    void onProcessEnded(ExitCause exitCause, int exitCode, long wallTimeMs, String detail, ResourceUse resources) {
         CompletableFuture<Void> reportedOutcome;
         synchronized (this) {
             if (claimed != null && !finishedReported) {

@@ -1,6 +1,7 @@
 package io.healbench.sandbox.service.session;
 
-import io.healbench.sandbox.service.process.ExitCause;
+import io.healbench.common.outcome.ExitCause;
+import io.healbench.sandbox.service.process.ProcessExit;
 import io.healbench.sandbox.service.process.GroupProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -125,15 +126,15 @@ final class SessionSupervisor {
     private void recordEnd(boolean timedOut) {
         long wallMs = (System.nanoTime() - started) / 1_000_000;
         int exit = process.isAlive() ? -1 : process.exitValue();
-        ExitCause cause;
+        ProcessExit cause;
         if (timedOut) {
-            cause = new ExitCause("timeout", "wall-clock limit of " + wallClockLimit.toSeconds() + " s reached; process group killed");
+            cause = new ProcessExit(ExitCause.TIMEOUT, "wall-clock limit of " + wallClockLimit.toSeconds() + " s reached; process group killed");
         } else if (killedOnRequest.get()) {
-            cause = new ExitCause("killed", "process group killed when the session was closed");
+            cause = new ProcessExit(ExitCause.KILLED, "process group killed when the session was closed");
         } else if (exit < 0) {
-            cause = new ExitCause("killed", "the process could not be waited for");
+            cause = new ProcessExit(ExitCause.KILLED, "the process could not be waited for");
         } else {
-            cause = process.exitCause(tail.text());
+            cause = process.processExit(tail.text());
         }
         // Whoever reads this outcome (an attempt's report, a dataset check) must see why the program stopped.
         String lastOutput = killedOnRequest.get() ? "" : tail.lastLines(LAST_OUTPUT_LINES);

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.process;
 
+import io.healbench.common.outcome.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,20 +91,20 @@ class IsolationCommandLineTest {
     @Test
     void exitStatusesNameTheirCause() {
         ExitClassifier classifier = new ExitClassifier(LIMITS);
-        ExitCause cpu = classifier.classify(128 + 24, "", 0, 0);
-        assertEquals("limit", cpu.cause());
+        ProcessExit cpu = classifier.classify(128 + 24, "", 0, 0);
+        assertEquals(ExitCause.LIMIT, cpu.cause());
         assertTrue(cpu.detail().startsWith("cpu: SIGXCPU (signal 24)") && cpu.detail().contains("60 s"), cpu.detail());
         assertTrue(classifier.classify(128 + 25, "", 0, 0).detail().startsWith("file-size: SIGXFSZ"));
-        ExitCause memory = classifier.classify(1, "Traceback (most recent call last):\n  ...\nMemoryError\n", 0, 0);
-        assertEquals("limit", memory.cause());
+        ProcessExit memory = classifier.classify(1, "Traceback (most recent call last):\n  ...\nMemoryError\n", 0, 0);
+        assertEquals(ExitCause.LIMIT, memory.cause());
         assertTrue(memory.detail().startsWith("memory:") && memory.detail().contains("2147483648"), memory.detail());
-        ExitCause killed = classifier.classify(128 + 9, "", 0, 0);
-        assertEquals("signal", killed.cause());
+        ProcessExit killed = classifier.classify(128 + 9, "", 0, 0);
+        assertEquals(ExitCause.SIGNAL, killed.cause());
         assertTrue(killed.detail().startsWith("SIGKILL (signal 9)"), killed.detail());
-        assertEquals("exited", classifier.classify(3, "bye", 0, 0).cause());
-        assertEquals("exited", classifier.classify(0, "MemoryError handled", 0, 0).cause());
-        ExitCause capped = classifier.classify(128 + 9, "", 2, 536870912L);
-        assertEquals("limit", capped.cause(), "a kill by the kernel at the session's cap is that limit, not a plain signal");
+        assertEquals(ExitCause.EXITED, classifier.classify(3, "bye", 0, 0).cause());
+        assertEquals(ExitCause.EXITED, classifier.classify(0, "MemoryError handled", 0, 0).cause());
+        ProcessExit capped = classifier.classify(128 + 9, "", 2, 536870912L);
+        assertEquals(ExitCause.LIMIT, capped.cause(), "a kill by the kernel at the session's cap is that limit, not a plain signal");
         assertTrue(capped.detail().startsWith("memory: the session's memory cap of 536870912 bytes"), capped.detail());
     }
 }

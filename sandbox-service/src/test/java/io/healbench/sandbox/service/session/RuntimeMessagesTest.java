@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.outcome.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -117,7 +118,27 @@ class RuntimeMessagesTest {
     }
 
     @Test
+    void theRuntimesExitCauseIsParsedOnceAndAnUnknownOneIsKeptAsAnErrorThatQuotesIt() {
+        assertEquals(ExitCause.EXITED, finished("{\"exit_cause\":\"exited\",\"detail\":\"ok\"}").exitCause());
+        Outcome raised = finished("{\"exit_cause\":\"error\",\"detail\":\"the test runner raised UsageError: bad args\"}");
+        assertEquals(ExitCause.ERROR, raised.exitCause());
+        assertEquals("the test runner raised UsageError: bad args", raised.detail());
+        Outcome forged = finished("{\"exit_cause\":\"healed-by-magic\",\"passed\":true,\"detail\":\"trust me\"}");
+        assertEquals(ExitCause.ERROR, forged.exitCause(), "a cause this build does not know is the runtime's fault");
+        assertTrue(forged.detail().contains("'healed-by-magic'") && forged.detail().endsWith("; trust me"), forged.detail());
+        Outcome silent = finished("{\"passed\":true}");
+        assertEquals(ExitCause.ERROR, silent.exitCause(), "a finished message without a cause says nothing about how it ended");
+        assertTrue(silent.detail().contains("exit cause must be"), silent.detail());
+    }
+
+    private static Outcome finished(String outcomeJson) {
+        RuntimeMessage decoded = RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":" + outcomeJson + "}");
+        return assertInstanceOf(RuntimeMessage.Finished.class, decoded, outcomeJson).outcome();
+    }
+
+    @Test
     void malformedLinesBecomeDiagnosticsNotFailures() {
+
         Session session = session(1 << 20);
         for (String garbage : List.of("not json at all", "[1,2,3]", "{\"no_type\":1}", "{\"type\":\"crash\",\"context\":17}",
                 "{\"type\":\"finished\"}", "{\"type\":\"warp_drive\"}", "{\"type\":\"crash\",\"context\":{\"heal_point\":\"many\"}}")) {
@@ -146,7 +167,7 @@ class RuntimeMessagesTest {
         assertEquals(SessionState.RUNNING, session.state());
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":false,\"exit_cause\":\"exited\",\"exit_code\":1,\"trace\":{\"colorsys.py:12\":3}}}"));
         assertEquals(SessionState.RUNNING, session.state(), "the outcome is held until the process's exit confirms it");
-        session.onProcessEnded("exited", 1, 10, "late", ResourceUse.unmeasured());
+        session.onProcessEnded(ExitCause.EXITED, 1, 10, "late", ResourceUse.unmeasured());
         assertEquals(SessionState.FINISHED, session.state());
         List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
         assertEquals(1, finished.size(), "the runtime's own outcome wins; no second FINISHED");
@@ -161,13 +182,13 @@ class RuntimeMessagesTest {
         Session session = session(1 << 20, outcome -> compared);
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"hello\",\"pid\":1,\"python\":\"3.11.7\",\"protocol\":1}"));
         session.onRuntimeMessage(RuntimeMessageDecoder.decode("{\"type\":\"finished\",\"outcome\":{\"proceeded\":true,\"passed\":true,\"exit_cause\":\"exited\",\"trace\":{\"colorsys.py:12\":3}}}"));
-        session.onProcessEnded("exited", 0, 10, "process gone", ResourceUse.unmeasured());
+        session.onProcessEnded(ExitCause.EXITED, 0, 10, "process gone", ResourceUse.unmeasured());
         assertTrue(session.events().stream().noneMatch(e -> e.payload() instanceof SessionEvent.Finished),
                 "neither the reported nor an inferred outcome is logged before the completion");
         assertFalse(session.ended().isDone(), "the end is recorded only with the completed outcome");
         assertTrue(session.runtimeReported());
 
-        Outcome reported = Outcome.reported(true, true, 0, 0, 0, "exited", 0, 5, Map.of("colorsys.py:12", 3L), "");
+        Outcome reported = Outcome.reported(true, true, 0, 0, 0, ExitCause.EXITED, 0, 5, Map.of("colorsys.py:12", 3L), "");
         compared.complete(reported.withReference(new ReferenceComparison(0.5, 1.0, true)));
         List<SessionEvent> finished = session.events().stream().filter(e -> e.payload() instanceof SessionEvent.Finished).toList();
         assertEquals(1, finished.size());

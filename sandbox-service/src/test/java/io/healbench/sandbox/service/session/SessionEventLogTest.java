@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.outcome.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +23,7 @@ class SessionEventLogTest {
         for (int i = 0; i < flood; i++) {
             log.append(new SessionEvent.GuardDecided(new GuardDecision(1, GuardStage.DYNAMIC, GuardVerdict.RECORDED, "flood " + i)));
         }
-        log.append(new SessionEvent.Finished(Outcome.withoutReport("exited", 0, 1, "done")));
+        log.append(new SessionEvent.Finished(Outcome.withoutReport(ExitCause.EXITED, 0, 1, "done")));
 
         List<SessionEvent> events = log.snapshot();
         assertEquals(SessionEventLog.MAX_EVENTS + 2, events.size(), "the limit, one notice, and FINISHED");
