@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.Run;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -14,6 +17,8 @@ import org.junit.jupiter.api.Test;
 /** The standalone CLI's setting: no Keycloak, every caller is tenant "local" with every role. */
 @QuarkusTest
 @TestProfile(BenchAuthDisabledTest.AuthDisabled.class)
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(RabbitMqTestResource.class)
 class BenchAuthDisabledTest {
 
     public static class AuthDisabled implements QuarkusTestProfile {

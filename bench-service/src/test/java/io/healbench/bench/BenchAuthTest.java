@@ -12,34 +12,24 @@ import io.healbench.proto.bench.v1.GetRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /** Authentication, roles and tenant isolation, with real Keycloak tokens over gRPC and REST. */
 @QuarkusTest
 @WithTestResource(KeycloakTestResource.class)
-class BenchAuthTest {
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(RabbitMqTestResource.class)
+class BenchAuthTest extends BenchClientTest {
 
     private static final CreateRunRequest ONE_ATTEMPT =
             CreateRunRequest.newBuilder().addInstanceIds("bench-test-alpha").setAgent("rules").build();
-
-    private static BenchTestClients clients;
-
-    @BeforeAll
-    static void connect() {
-        clients = new BenchTestClients();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        clients.close();
-    }
 
     @Test
     void callsWithoutAValidTokenAreUnauthenticated() {

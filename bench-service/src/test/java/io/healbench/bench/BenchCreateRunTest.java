@@ -14,35 +14,28 @@ import io.healbench.proto.bench.v1.CreateRunRequest;
 import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** CreateRun's validation, dataset selection and request-id idempotency. */
 @QuarkusTest
 @WithTestResource(KeycloakTestResource.class)
-class BenchCreateRunTest {
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(RabbitMqTestResource.class)
+class BenchCreateRunTest extends BenchClientTest {
 
-    private static BenchTestClients clients;
-    private static BenchTestBroker broker;
     private static BenchServiceBlockingStub alice;
 
     @BeforeAll
-    static void connect() throws Exception {
-        clients = new BenchTestClients();
-        broker = new BenchTestBroker();
+    static void signIn() {
         alice = clients.as("healbench-acme", "alice");
-    }
-
-    @AfterAll
-    static void disconnect() throws Exception {
-        broker.close();
-        clients.close();
     }
 
     @Test
@@ -84,7 +77,7 @@ class BenchCreateRunTest {
 
     @Test
     void aRepeatedRequestIdReturnsTheSameRunAndQueuesNothingMore() throws Exception {
-        broker.purgeAttempts();
+        clients.broker().purge(BenchTestClients.ATTEMPTS_QUEUE);
         CreateRunRequest request = CreateRunRequest.newBuilder().addInstanceIds("bench-test-beta").setAgent("rules")
                 .setRepeats(3).setRequestId(UUID.randomUUID().toString()).build();
 
@@ -96,9 +89,9 @@ class BenchCreateRunTest {
         assertNotEquals(first.getName(), other.getName());
         assertEquals(3, alice.listAttempts(ListAttemptsRequest.newBuilder().setParent(first.getName()).build()).getAttemptsCount());
         Set<String> runIds = Set.of(first.getName().substring("runs/".length()), other.getName().substring("runs/".length()));
-        assertEquals(6, broker.takeAttemptsOf(runIds, 6).size());
+        assertEquals(6, clients.takeAttemptsOf(runIds, 6).size());
         Thread.sleep(300);
-        assertEquals(List.of(), broker.drainAttemptsOf(runIds), "the repeated request must not queue its attempts again");
+        assertEquals(List.of(), clients.drainAttemptsOf(runIds), "the repeated request must not queue its attempts again");
     }
 
     private static ErrorInfo errorInfo(StatusRuntimeException e) {

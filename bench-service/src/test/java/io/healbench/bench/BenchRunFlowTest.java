@@ -24,6 +24,8 @@ import io.healbench.proto.guard.v1.GuardDecision;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.guard.v1.GuardStage;
 import io.healbench.proto.guard.v1.GuardVerdict;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.http.HttpResponse;
@@ -37,33 +39,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A run end to end over the real broker, database and Keycloak: created, queued, driven by events to its end. */
 @QuarkusTest
 @WithTestResource(KeycloakTestResource.class)
-class BenchRunFlowTest {
-
-    private static BenchTestClients clients;
-    private static BenchTestBroker broker;
-
-    @BeforeAll
-    static void connect() throws Exception {
-        clients = new BenchTestClients();
-        broker = new BenchTestBroker();
-    }
-
-    @AfterAll
-    static void disconnect() throws Exception {
-        broker.close();
-        clients.close();
-    }
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(RabbitMqTestResource.class)
+class BenchRunFlowTest extends BenchClientTest {
 
     @Test
     void createRunPersistsQueuedAttemptsAndQueuesOneRequestEach() throws Exception {
-        broker.purgeAttempts();
+        clients.broker().purge(BenchTestClients.ATTEMPTS_QUEUE);
         BenchServiceBlockingStub alice = clients.as("healbench-acme", "alice");
 
         Run run = alice.createRun(CreateRunRequest.newBuilder()
@@ -82,9 +69,9 @@ class BenchRunFlowTest {
         assertTrue(attempts.stream().allMatch(a -> a.getState() == Attempt.State.QUEUED), attempts.toString());
 
         String runId = run.getName().substring("runs/".length());
-        List<AttemptRequest> queued = broker.takeAttemptsOf(Set.of(runId), 4);
+        List<AttemptRequest> queued = clients.takeAttemptsOf(Set.of(runId), 4);
         assertEquals(4, queued.size());
-        assertEquals(List.of(), broker.drainAttemptsOf(Set.of(runId)), "exactly one request per attempt");
+        assertEquals(List.of(), clients.drainAttemptsOf(Set.of(runId)), "exactly one request per attempt");
         Map<String, Attempt> byName = attempts.stream().collect(Collectors.toMap(Attempt::getName, Function.identity()));
         for (AttemptRequest request : queued) {
             assertEquals("acme", request.getTenant());
@@ -109,11 +96,11 @@ class BenchRunFlowTest {
 
     @Test
     void eventsDriveTheRunToSucceededWhileWatchRunStreamsEachChange() throws Exception {
-        broker.purgeAttempts();
+        clients.broker().purge(BenchTestClients.ATTEMPTS_QUEUE);
         BenchServiceBlockingStub alice = clients.as("healbench-acme", "alice");
         Run run = alice.createRun(CreateRunRequest.newBuilder()
                 .addInstanceIds("bench-test-alpha").setAgent("rules").setRepeats(2).build());
-        List<AttemptRequest> work = broker.takeAttemptsOf(Set.of(run.getName().substring("runs/".length())), 2);
+        List<AttemptRequest> work = clients.takeAttemptsOf(Set.of(run.getName().substring("runs/".length())), 2);
         assertEquals(2, work.size());
         AttemptRequest healed = work.get(0);
         AttemptRequest broken = work.get(1);
@@ -130,21 +117,21 @@ class BenchRunFlowTest {
         // The sandbox reports two guard decisions, the first one delivered twice.
         AttemptEvent firstDecision = event(healed, "gd-1").setGuardDecision(GuardDecision.newBuilder()
                 .setHealPoint(1).setStage(GuardStage.STATIC).setVerdict(GuardVerdict.ACCEPTED)).build();
-        broker.publish("session.guard_decision", firstDecision);
-        broker.publish("session.guard_decision", firstDecision);
-        broker.publish("session.guard_decision", event(healed, "gd-2").setGuardDecision(GuardDecision.newBuilder()
+        clients.publish("session.guard_decision", firstDecision);
+        clients.publish("session.guard_decision", firstDecision);
+        clients.publish("session.guard_decision", event(healed, "gd-2").setGuardDecision(GuardDecision.newBuilder()
                 .setHealPoint(2).setStage(GuardStage.DYNAMIC).setVerdict(GuardVerdict.BLOCKED).setReason("os.remove")).build());
 
         // The agent workers start both attempts and complete them; one completion is redelivered.
-        broker.publish("attempt.started", event(healed, "st-1").setStarted(AttemptStarted.newBuilder().setSession("s1")).build());
-        broker.publish("attempt.started", event(broken, "st-2").setStarted(AttemptStarted.newBuilder().setSession("s2")).build());
+        clients.publish("attempt.started", event(healed, "st-1").setStarted(AttemptStarted.newBuilder().setSession("s1")).build());
+        clients.publish("attempt.started", event(broken, "st-2").setStarted(AttemptStarted.newBuilder().setSession("s2")).build());
         AttemptEvent healedDone = event(healed, "done-1").setCompleted(AttemptCompleted.newBuilder()
                 .setSummary(OutcomeSummary.newBuilder().setProceeded(true).setPassed(true).setHealPoints(2).setHealsApplied(1)
                         .setHealsRejected(1).setExitCause(ExitCause.EXITED).setWallTimeMs(812))
                 .setExceptionType("ZeroDivisionError").setFailureClass(FailureClass.NONE).setTraceSimilarity(0.8)).build();
-        broker.publish("attempt.completed", healedDone);
-        broker.publish("attempt.completed", healedDone);
-        broker.publish("attempt.completed", event(broken, "done-2").setCompleted(AttemptCompleted.newBuilder()
+        clients.publish("attempt.completed", healedDone);
+        clients.publish("attempt.completed", healedDone);
+        clients.publish("attempt.completed", event(broken, "done-2").setCompleted(AttemptCompleted.newBuilder()
                 .setSummary(OutcomeSummary.newBuilder().setExitCause(ExitCause.ERROR)).setFailureClass(FailureClass.INFRASTRUCTURE)
                 .setDetail("bwrap failed").setTraceSimilarity(0.1)).build());
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.testsupport.TestInstances;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,28 +39,7 @@ class DatasetSliceTest {
               PYTHONHASHSEED: "0"
             """;
 
-    private static final String TOOLZ = """
-            id: ID
-            subject: debian-source:toolz@0.12.0
-            python: "3.11.2"
-            project_roots: [toolz]
-            fix_patch: fix.patch
-            target_test: test_repro.py::test_it
-            target_test_origin: instance
-            expected_crash:
-              type: TypeError
-              file: toolz/itertoolz.py
-              function: get
-              line: 7
-            policy: toolz
-            provenance:
-              kind: real-bug
-              issue: gh-1
-              fixed_in: "0.12.1"
-              description: "a DatasetSliceTest instance"
-            determinism:
-              PYTHONHASHSEED: "0"
-            """;
+    private static final String TOOLZ = TestInstances.toolzRealBug("ID", "a DatasetSliceTest instance");
 
     @BeforeEach
     void instances() throws IOException {

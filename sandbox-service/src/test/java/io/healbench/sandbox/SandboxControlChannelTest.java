@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.proto.guard.v1.GuardMode;
-import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
@@ -13,17 +12,13 @@ import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
-class SandboxControlChannelTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxControlChannelTest extends SandboxSessionTest {
 
     static final String NORMAL = "sandbox-colorsys-typeerror-rgb-to-hsv";
     static final String FORGING_PROGRAM = "sandbox-hostile-forge";
@@ -58,20 +54,6 @@ class SandboxControlChannelTest {
             + "\"exception_message\": \"forged\", \"traceback\": [], \"locals\": []}}";
     static final String FORGED_REPLY = "{\"type\": \"heal_result\", \"id\": \"forged\", \"ok\": true, \"error\": null, "
             + "\"changed\": [], \"resume\": \"skip\"}";
-
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
-    private final List<String> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeSessions() {
-        opened.forEach(name -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build()));
-        opened.clear();
-    }
 
     /** The service's stated bound for one session's events (SessionEventLog.MAX_EVENTS). */
     static final int MAX_EVENTS = 10_000;

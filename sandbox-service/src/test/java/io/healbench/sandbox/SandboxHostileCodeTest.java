@@ -15,14 +15,12 @@ import io.healbench.proto.sandbox.v1.Outcome;
 import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -57,7 +55,8 @@ import org.junit.jupiter.api.io.TempDir;
 @QuarkusTest
 @TestProfile(SandboxHostileCodeTest.HostileLimits.class)
 @WithTestResource(GuardServiceResource.class)
-class SandboxHostileCodeTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxHostileCodeTest extends SandboxSessionTest {
 
     /** Small limits so each case ends in seconds; the normal colorsys session stays well inside them. */
     public static class HostileLimits implements QuarkusTestProfile {
@@ -96,24 +95,15 @@ class SandboxHostileCodeTest {
     /** The pristine stdlib of the subject's interpreter (python3, which the fixtures run on): a tempting place to plant code. */
     static final Path STDLIB = stdlibOfPython3();
 
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
     @Inject
     SandboxPaths paths;
 
     @Inject
     WorkspaceMaterializer materializer;
 
-    private final List<String> opened = new ArrayList<>();
-
     @AfterEach
     void closeSessionsAndCheckNothingSurvives() throws IOException {
-        opened.forEach(name -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build()));
-        opened.clear();
+        closeSessions();
         // Had isolation failed, the escape fixture's writes would have landed here; never leave them behind.
         for (Path canary : programCanaries()) {
             Files.deleteIfExists(canary);

@@ -10,7 +10,9 @@ import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.grpc.GrpcClient;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
 /** Without bwrap the sandbox refuses sessions; it never falls back to running them unisolated. */
 @QuarkusTest
 @TestProfile(SandboxIsolationUnavailableTest.NoBwrap.class)
+@WithTestResource(RabbitMqTestResource.class)
 class SandboxIsolationUnavailableTest {
 
     public static class NoBwrap implements QuarkusTestProfile {

@@ -18,48 +18,32 @@ import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
 import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Limits and refusals of the session API, over real gRPC with real runtime processes (max-sessions is 2 in tests). */
 @QuarkusTest
-class SandboxLimitsTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxLimitsTest extends SandboxSessionTest {
 
     static final String INSTANCE = "sandbox-colorsys-typeerror-rgb-to-hsv";
 
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
     @Inject
     WorkspaceMaterializer materializer;
-
-    private final List<String> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeSessions() {
-        opened.forEach(name -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build()));
-        opened.clear();
-    }
 
     private Session create(String requestId, Variant variant, boolean intercept) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder()

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.FileEntry;
@@ -20,8 +19,6 @@ import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.SearchCodeRequest;
 import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
@@ -29,19 +26,17 @@ import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.reference.ReferenceCache;
 import io.healbench.sandbox.service.trace.TraceSimilarity;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,7 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
-class SandboxRealCodeTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxRealCodeTest extends SandboxSessionTest {
 
     static final Duration WAIT = Duration.ofSeconds(120);
     /** median() of test_even_ints, [1..6]: the crash is in `return (data[i - 1] + data[i]) / 2` with i = '3' (line 570 / 622). */
@@ -64,22 +60,8 @@ class SandboxRealCodeTest {
     /** Its fix patch fixes nothing: its REFERENCE run fails. */
     static final String FAILING_REFERENCE = "sandbox-reference-fails";
 
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
     @Inject
     ReferenceCache referenceCache;
-
-    private final List<String> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeSessions() {
-        opened.forEach(name -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build()));
-        opened.clear();
-    }
 
     private Session create(String instance) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder().setInstanceId(instance).setVariant(Variant.BUGGY)

@@ -16,6 +16,7 @@ import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.sandbox.service.session.SandboxSessions;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.grpc.GrpcClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(SandboxRetentionTest.ShortRetention.class)
 @WithTestResource(GuardServiceResource.class)
+@WithTestResource(RabbitMqTestResource.class)
 class SandboxRetentionTest {
 
     public static class ShortRetention implements QuarkusTestProfile {

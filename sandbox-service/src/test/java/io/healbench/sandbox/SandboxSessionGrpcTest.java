@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.GetResponse;
 import com.google.rpc.Code;
 import io.grpc.StatusRuntimeException;
 import io.healbench.proto.events.v1.AttemptEvent;
@@ -27,18 +23,16 @@ import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.healbench.testsupport.TestBroker;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,7 +44,8 @@ import org.junit.jupiter.api.Test;
 /** A real session over gRPC: real CPython 3.11.7 under the real healrt, heals gated by the real guard-service. */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
-class SandboxSessionGrpcTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxSessionGrpcTest extends SandboxSessionTest {
 
     static final String INSTANCE = "sandbox-colorsys-typeerror-rgb-to-hsv";
     static final String EXCHANGE = "healbench.events.test-sandbox";
@@ -58,37 +53,29 @@ class SandboxSessionGrpcTest {
     static final Duration FINISH_WAIT = Duration.ofSeconds(90);
     static final String CORRECT_HEAL = "h = 4.0+gc-rc";
 
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
-    private final List<String> opened = new ArrayList<>();
-    private Connection rabbit;
-    private Channel events;
-    private String eventQueue;
-    /** Every event taken off the queue so far; several assertions may look for different ones. */
-    private final List<AttemptEvent> seen = new ArrayList<>();
+    private TestBroker broker;
+    /** The session events published from the start of the test on; several assertions may look for different ones. */
+    private TestBroker.Subscription<AttemptEvent> events;
 
     @BeforeEach
     void listenForSessionEvents() throws Exception {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost("127.0.0.1");
-        factory.setPort(5672);
-        rabbit = factory.newConnection();
-        events = rabbit.createChannel();
-        events.exchangeDeclare(EXCHANGE, "topic", true);
-        eventQueue = events.queueDeclare().getQueue();
-        events.queueBind(eventQueue, EXCHANGE, "session.#");
+        broker = TestBroker.connect("sandbox-service-test");
+        broker.declareExchange(EXCHANGE, "topic");
+        events = broker.subscribe(EXCHANGE, "session.#", SandboxSessionGrpcTest::sessionEvent);
     }
 
     @AfterEach
-    void closeSessions() throws Exception {
-        for (String name : opened) {
-            sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build());
+    void disconnect() throws Exception {
+        broker.close();
+    }
+
+    private static AttemptEvent sessionEvent(String routingKey, byte[] body) {
+        assertTrue(routingKey.startsWith("session."), routingKey);
+        try {
+            return AttemptEvent.parseFrom(body);
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError("session-events carried a non-AttemptEvent payload", e);
         }
-        rabbit.close();
     }
 
     private Session create(String attemptId) {
@@ -265,26 +252,7 @@ class SandboxSessionGrpcTest {
     }
 
     private AttemptEvent awaitPublished(String attemptId, java.util.function.Predicate<AttemptEvent> matching) throws Exception {
-        long deadline = System.currentTimeMillis() + 15_000;
-        while (System.currentTimeMillis() < deadline) {
-            for (AttemptEvent e : seen) {
-                if (e.getAttemptId().equals(attemptId) && matching.test(e)) {
-                    return e;
-                }
-            }
-            GetResponse message = events.basicGet(eventQueue, true);
-            if (message == null) {
-                SessionEvents.sleep(100);
-                continue;
-            }
-            try {
-                AttemptEvent event = AttemptEvent.parseFrom(message.getBody());
-                assertTrue(message.getEnvelope().getRoutingKey().startsWith("session."), message.getEnvelope().getRoutingKey());
-                seen.add(event);
-            } catch (InvalidProtocolBufferException e) {
-                throw new AssertionError("session-events carried a non-AttemptEvent payload", e);
-            }
-        }
-        throw new AssertionError("no matching AttemptEvent for " + attemptId + " on " + EXCHANGE + "; saw " + seen);
+        return events.await(e -> e.getAttemptId().equals(attemptId) && matching.test(e), Duration.ofSeconds(15)).orElseThrow(
+                () -> new AssertionError("no matching AttemptEvent for " + attemptId + " on " + EXCHANGE + "; saw " + events.received()));
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.proto.guard.v1.GuardMode;
-import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
@@ -12,13 +11,11 @@ import io.healbench.proto.sandbox.v1.Outcome;
 import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.reference.ReferenceCache;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -30,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +38,8 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
-class SandboxSessionViewTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxSessionViewTest extends SandboxSessionTest {
 
     static final String VIEW = "sandbox-hostile-view";
     static final String NORMAL = "sandbox-colorsys-typeerror-rgb-to-hsv";
@@ -50,25 +47,11 @@ class SandboxSessionViewTest {
     static final Duration WAIT = Duration.ofSeconds(60);
     static final String HEAL_REPORT = "view-heal.txt";
 
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
     @Inject
     SandboxPaths paths;
 
     @Inject
     ReferenceCache references;
-
-    private final List<String> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeSessions() {
-        opened.forEach(name -> sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build()));
-        opened.clear();
-    }
 
     @Test
     void theProgramSeesNoHostSocketNoHomeNoOtherWorkspaceAndCannotLogInOrNestAUserNamespace() {

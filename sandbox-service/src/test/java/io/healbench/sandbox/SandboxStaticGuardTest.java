@@ -8,26 +8,21 @@ import io.healbench.proto.guard.v1.GuardDecision;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.guard.v1.GuardStage;
 import io.healbench.proto.guard.v1.GuardVerdict;
-import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
 import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
 import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.SandboxService;
-import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingStub;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
-import io.quarkus.grpc.GrpcClient;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,27 +33,13 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
-class SandboxStaticGuardTest {
+@WithTestResource(RabbitMqTestResource.class)
+class SandboxStaticGuardTest extends SandboxSessionTest {
 
     static final String INSTANCE = "sandbox-colorsys-static-guard";
     static final Duration WAIT = Duration.ofSeconds(90);
     static final String CLEAN_HEAL = "h = 4.0+gc-rc";
     static final String TAINTED_HEAL = "h = 4.0+gc-rc\nreport = 'healguard-report/' + str(h)";
-
-    @GrpcClient("sandbox")
-    SandboxServiceBlockingStub sandbox;
-
-    @GrpcClient("sandbox")
-    SandboxService sandboxStreams;
-
-    private final List<String> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeSessions() {
-        for (String name : opened) {
-            sandbox.closeSession(CloseSessionRequest.newBuilder().setName(name).build());
-        }
-    }
 
     private Session create(GuardMode guardMode) {
         Session session = sandbox.createSession(CreateSessionRequest.newBuilder()

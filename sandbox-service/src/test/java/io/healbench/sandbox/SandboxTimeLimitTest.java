@@ -12,7 +12,9 @@ import io.healbench.proto.sandbox.v1.SandboxServiceGrpc.SandboxServiceBlockingSt
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.grpc.GrpcClient;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The wall-clock limit, set small so a session paused at its crash reaches it. (The output cap is covered in RuntimeMessagesTest.) */
 @QuarkusTest
 @TestProfile(SandboxTimeLimitTest.SmallLimits.class)
+@WithTestResource(RabbitMqTestResource.class)
 class SandboxTimeLimitTest {
 
     public static class SmallLimits implements QuarkusTestProfile {

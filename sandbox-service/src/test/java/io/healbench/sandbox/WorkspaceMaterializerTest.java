@@ -20,6 +20,8 @@ import io.healbench.sandbox.service.session.SandboxSessions;
 import io.healbench.sandbox.service.workspace.RunPlan;
 import io.healbench.sandbox.service.workspace.Workspace;
 import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * own test and fix patch, a {@code local:} subject that is not the stdlib).
  */
 @QuarkusTest
+@WithTestResource(RabbitMqTestResource.class)
 class WorkspaceMaterializerTest {
 
     static final String INSTANCE = "sandbox-colorsys-typeerror-rgb-to-hsv";

@@ -33,6 +33,8 @@ import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.guard.v1.GuardStage;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.healbench.testsupport.ServiceProcess;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -43,7 +45,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -70,12 +71,16 @@ import org.junit.jupiter.api.Test;
  * The distributed deployment: the four services as separate Quarkus apps on the machine's real
  * PostgreSQL and RabbitMQ, authenticated by a real Keycloak. A run created over gRPC with a token
  * must travel bench → RabbitMQ → agent → sandbox (→ guard) → RabbitMQ → bench → PostgreSQL, and
- * be streamed back by WatchRun.
+ * be streamed back by WatchRun. The deployment has a database and a RabbitMQ virtual host of its own (the test
+ * resources', made for this class).
  */
 class DistributedRunIT {
 
     private static final String KEYCLOAK = "http://127.0.0.1:8180";
-    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final RabbitMqTestResource BROKER = new RabbitMqTestResource();
+    private static final PostgresTestResource DATABASE = new PostgresTestResource();
+    /** Where every service finds the deployment's broker and database. */
+    private static final Map<String, String> BROKER_AND_DATABASE = new HashMap<>();
     private static final List<ServiceProcess> SERVICES = new ArrayList<>();
     /** The deployment's service-token key, as a Kubernetes Secret would give it to every service. */
     private static final byte[] SERVICE_KEY = ServiceTokens.randomKey();
@@ -99,6 +104,8 @@ class DistributedRunIT {
         ProcessRunner.Result keycloak = ProcessRunner.run(List.of("bash", root.resolve("deploy/local/keycloak.sh").toString(), "start"),
                 Map.of(), root, 600);
         assertEquals(0, keycloak.exitCode(), "Keycloak did not start:\n" + keycloak.stdout() + keycloak.stderr());
+        BROKER_AND_DATABASE.putAll(BROKER.start());
+        BROKER_AND_DATABASE.putAll(DATABASE.start());
         traces = OtlpTraceReceiver.start();
         llm = LlmStubServer.start(LlmStubScript.load(root.resolve("scripts/llm-stub/toolloop-heal.yaml")), "127.0.0.1", 0, null);
         Path backbones = Files.createTempFile("healbench-backbones", ".yaml");
@@ -127,6 +134,7 @@ class DistributedRunIT {
 
     private static void start(Path root, String module, int port, Map<String, String> properties) throws Exception {
         Map<String, String> traced = new HashMap<>(properties);
+        traced.putAll(BROKER_AND_DATABASE);
         traced.put("healbench.otlp.endpoint", traces.endpoint());
         ServiceProcess service = ServiceProcess.start(root, module, port, traced,
                 Map.of("HEALBENCH_SERVICE_AUTH_KEY", Base64.getEncoder().encodeToString(SERVICE_KEY),
@@ -152,6 +160,8 @@ class DistributedRunIT {
         if (traces != null) {
             traces.close();
         }
+        DATABASE.stop();
+        BROKER.stop();
     }
 
     @Test
@@ -186,7 +196,7 @@ class DistributedRunIT {
         }
 
         String runId = created.getName().substring("runs/".length());
-        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+        try (Connection db = DATABASE.connect()) {
             assertEquals(ids.size(), count(db, "select count(*) from bench_attempt where run_id = ? and state = 'COMPLETED'", runId));
             Set<String> kinds = new HashSet<>();
             try (PreparedStatement query = db.prepareStatement("select distinct kind from bench_attempt_event where run_id = ?")) {
@@ -234,7 +244,7 @@ class DistributedRunIT {
         }
 
         List<String> leaks = new ArrayList<>();
-        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+        try (Connection db = DATABASE.connect()) {
             List<String> tables = new ArrayList<>();
             try (ResultSet rows = db.createStatement().executeQuery(
                     "select quote_ident(table_schema) || '.' || quote_ident(table_name) from information_schema.tables"
@@ -360,7 +370,7 @@ class DistributedRunIT {
     }
 
     private static long runRows() throws Exception {
-        try (Connection db = DriverManager.getConnection(POSTGRES, "postgres", "")) {
+        try (Connection db = DATABASE.connect()) {
             return count(db, "select count(*) from bench_run");
         }
     }

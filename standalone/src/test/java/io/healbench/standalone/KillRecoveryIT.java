@@ -15,13 +15,13 @@ import io.healbench.proto.bench.v1.ListAttemptsRequest;
 import io.healbench.proto.bench.v1.OutcomeClass;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.guard.v1.GuardMode;
+import io.healbench.testsupport.PostgresTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
 import io.healbench.testsupport.ServiceProcess;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,14 +44,14 @@ import org.junit.jupiter.api.Test;
  * each service its own JVM) while one part is killed with SIGKILL halfway, or the broker is restarted. Every attempt
  * must end, once, with no attempt left queued or running, and no guard decision recorded twice.
  *
- * <p>The deployment has a RabbitMQ virtual host and a PostgreSQL database of its own, and ports of its own, so that it
- * shares nothing with the other tests' deployments. Each test starts it afresh.
+ * <p>The deployment has a RabbitMQ virtual host and a PostgreSQL database of its own (the test resources', made for this
+ * class), and ports of its own, so that it shares nothing with the other tests' deployments. Each test starts it
+ * afresh.
  */
 class KillRecoveryIT {
 
-    private static final String VHOST = "healbench-recovery";
-    private static final String DATABASE = "healbench_recovery";
-    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
+    private static final RabbitMqTestResource BROKER = new RabbitMqTestResource();
+    private static final PostgresTestResource DATABASE = new PostgresTestResource();
     private static final int GUARD = 8121;
     private static final int SANDBOX = 8122;
     private static final int AGENT = 8123;
@@ -61,6 +62,8 @@ class KillRecoveryIT {
 
     private static Path root;
     private static List<String> instances;
+    /** Where every service finds the deployment's broker and database. */
+    private static final Map<String, String> BROKER_AND_DATABASE = new LinkedHashMap<>();
 
     private final Map<String, ServiceProcess> services = new LinkedHashMap<>();
     private ManagedChannel channel;
@@ -74,13 +77,14 @@ class KillRecoveryIT {
         ProcessRunner.Result keycloak = ProcessRunner.run(List.of("bash", root.resolve("deploy/local/keycloak.sh").toString(), "start"),
                 Map.of(), root, 600);
         assertEquals(0, keycloak.exitCode(), "Keycloak did not start:\n" + keycloak.stdout() + keycloak.stderr());
-        rabbitmqctl("add_vhost", VHOST);
-        rabbitmqctl("set_permissions", "-p", VHOST, "guest", ".*", ".*", ".*");
-        try (Connection db = DriverManager.getConnection(POSTGRES + "postgres", "postgres", "");
-             Statement statement = db.createStatement()) {
-            statement.execute("drop database if exists " + DATABASE + " with (force)");
-            statement.execute("create database " + DATABASE);
-        }
+        BROKER_AND_DATABASE.putAll(BROKER.start());
+        BROKER_AND_DATABASE.putAll(DATABASE.start());
+    }
+
+    @AfterAll
+    static void release() {
+        DATABASE.stop();
+        BROKER.stop();
     }
 
     @BeforeEach
@@ -187,7 +191,7 @@ class KillRecoveryIT {
         assertEquals(failed, last.getAttemptsFailed(), "the run counts each harness failure once");
 
         String runId = created.getName().substring("runs/".length());
-        try (Connection db = DriverManager.getConnection(POSTGRES + DATABASE, "postgres", "")) {
+        try (Connection db = DATABASE.connect()) {
             assertEquals(0, count(db, "select count(*) from (select attempt_id, guard_heal_point, guard_stage from bench_attempt_event "
                     + "where run_id = ? and kind = 'guard_decision' group by 1, 2, 3 having count(*) > 1) twice", runId),
                     "no guard decision is recorded twice");
@@ -201,13 +205,10 @@ class KillRecoveryIT {
     }
 
     private void start(String module, int port) throws Exception {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("rabbitmq-virtual-host", VHOST);
+        Map<String, String> properties = new LinkedHashMap<>(BROKER_AND_DATABASE);
         properties.put("quarkus.grpc.clients.guard.port", Integer.toString(GUARD));
         properties.put("quarkus.grpc.clients.sandbox.port", Integer.toString(SANDBOX));
         properties.put("quarkus.grpc.clients.bench.port", Integer.toString(BENCH));
-        properties.put("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:5432/" + DATABASE);
-        properties.put("quarkus.datasource.jdbc.url", POSTGRES + DATABASE);
         // One tenant is enough here: what is under test is the bookkeeping, not who may call.
         properties.put("healbench.bench.auth.enabled", "false");
         // Room for the sessions a killed worker leaves paused until their wall-clock limit.

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.healbench.agent.messaging.AttemptBrokerClient;
+import io.healbench.agent.messaging.AttemptMessages;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptRequest;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.healbench.testsupport.TestBroker;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -20,23 +22,25 @@ import org.junit.jupiter.api.Test;
  * attempt's events back on RabbitMQ.
  */
 @QuarkusTest
-@QuarkusTestResource(value = SandboxStackResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(SandboxStackResource.class)
+@WithTestResource(RabbitMqTestResource.class)
 class AttemptEndToEndTest {
 
     private static final String INSTANCE = "stdlib-colorsys-zerodivisionerror-rgb-to-hls";
 
     @Test
     void theRulesAgentHealsARealCrashAndTheAttemptIsReported() throws Exception {
-        try (AttemptBrokerClient broker = new AttemptBrokerClient()) {
-            AttemptRequest request = AttemptBrokerClient.request(INSTANCE, "rules");
-            broker.publish(request.toByteArray());
+        try (TestBroker broker = AttemptMessages.connect()) {
+            TestBroker.Subscription<AttemptEvent> events = AttemptMessages.attemptEvents(broker);
+            AttemptRequest request = AttemptMessages.request(INSTANCE, "rules");
+            AttemptMessages.send(broker, request.toByteArray());
 
-            AttemptEvent started = broker.awaitEvent(AttemptBrokerClient.startedOf(request.getAttemptId()),
+            AttemptEvent started = events.await(AttemptMessages.startedOf(request.getAttemptId()),
                             Duration.ofSeconds(120))
                     .orElseThrow(() -> new AssertionError("no attempt.started for " + request.getAttemptId()));
             assertFalse(started.getStarted().getSession().isBlank());
 
-            AttemptEvent event = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()),
+            AttemptEvent event = events.await(AttemptMessages.completedOf(request.getAttemptId()),
                             Duration.ofSeconds(300))
                     .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
             AttemptCompleted completed = event.getCompleted();

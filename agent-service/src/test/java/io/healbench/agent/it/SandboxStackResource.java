@@ -16,7 +16,9 @@ import java.util.Map;
  * free loopback ports, and points agent-service's {@code sandbox} client at the sandbox.
  *
  * <p>Free ports rather than their fixed test ports: their own test suites may be running at the
- * same time on this machine. The sandbox's session events go to this module's test exchange.
+ * same time on this machine. The sandbox's session events go to this module's test exchange on the broker's default
+ * virtual host, not the test's own (a test resource does not see what another one made): the agent-service tests do not
+ * read them.
  */
 public class SandboxStackResource implements QuarkusTestResourceLifecycleManager {
 

@@ -3,6 +3,8 @@ package io.healbench.agent.mcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(McpEndpointTest.LocalToken.class)
+@WithTestResource(RabbitMqTestResource.class)
 class McpEndpointTest {
 
     static final String TOKEN = "mcp-endpoint-test-token";

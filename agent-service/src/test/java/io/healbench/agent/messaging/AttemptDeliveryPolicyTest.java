@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptRequest;
+import io.healbench.testsupport.RabbitMqTestResource;
+import io.healbench.testsupport.TestBroker;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.nio.charset.StandardCharsets;
@@ -22,14 +25,17 @@ import org.junit.jupiter.api.Test;
 /** How attempt messages are settled, over the real RabbitMQ, when the sandbox cannot be reached. */
 @QuarkusTest
 @TestProfile(UnreachableSandboxProfile.class)
+@WithTestResource(RabbitMqTestResource.class)
 class AttemptDeliveryPolicyTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private AttemptBrokerClient broker;
+    private TestBroker broker;
+    private TestBroker.Subscription<AttemptEvent> events;
 
     @BeforeEach
     void connect() throws Exception {
-        broker = new AttemptBrokerClient();
+        broker = AttemptMessages.connect();
+        events = AttemptMessages.attemptEvents(broker);
     }
 
     @AfterEach
@@ -39,10 +45,10 @@ class AttemptDeliveryPolicyTest {
 
     @Test
     void anUnavailableSandboxIsRequeuedAFewTimesThenRecordedAsInfrastructure() throws Exception {
-        AttemptRequest request = AttemptBrokerClient.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "rules");
-        broker.publish(request.toByteArray());
+        AttemptRequest request = AttemptMessages.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "rules");
+        AttemptMessages.send(broker, request.toByteArray());
 
-        AttemptEvent event = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()), WAIT)
+        AttemptEvent event = events.await(AttemptMessages.completedOf(request.getAttemptId()), WAIT)
                 .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()));
 
         AttemptCompleted completed = event.getCompleted();
@@ -56,16 +62,16 @@ class AttemptDeliveryPolicyTest {
         assertEquals(request.getInstanceId(), event.getInstanceId());
         // Settled for good: neither a second completion nor a start (no session was ever created).
         Thread.sleep(2000);
-        assertEquals(1, broker.eventsMatching(AttemptBrokerClient.completedOf(request.getAttemptId())).size());
-        assertEquals(0, broker.eventsMatching(AttemptBrokerClient.startedOf(request.getAttemptId())).size());
+        assertEquals(1, events.matching(AttemptMessages.completedOf(request.getAttemptId())).size());
+        assertEquals(0, events.matching(AttemptMessages.startedOf(request.getAttemptId())).size());
     }
 
     @Test
     void anUnknownAgentIsTheAgentsFailureWithoutTouchingTheSandbox() throws Exception {
-        AttemptRequest request = AttemptBrokerClient.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "no-such-agent");
-        broker.publish(request.toByteArray());
+        AttemptRequest request = AttemptMessages.request("stdlib-colorsys-zerodivisionerror-rgb-to-hls", "no-such-agent");
+        AttemptMessages.send(broker, request.toByteArray());
 
-        AttemptCompleted completed = broker.awaitEvent(AttemptBrokerClient.completedOf(request.getAttemptId()), WAIT)
+        AttemptCompleted completed = events.await(AttemptMessages.completedOf(request.getAttemptId()), WAIT)
                 .orElseThrow(() -> new AssertionError("no attempt.completed for " + request.getAttemptId()))
                 .getCompleted();
 
@@ -82,21 +88,21 @@ class AttemptDeliveryPolicyTest {
         byte[] garbage = new byte[marker.length + 1];
         garbage[0] = 0x0F;
         System.arraycopy(marker, 0, garbage, 1, marker.length);
-        broker.publish(garbage);
+        AttemptMessages.send(broker, garbage);
 
-        byte[] deadLetter = broker.awaitDeadLetter(body -> Arrays.equals(body, garbage), WAIT)
+        byte[] deadLetter = broker.awaitAndTake(AttemptMessages.DEAD_LETTER_QUEUE, body -> Arrays.equals(body, garbage), WAIT)
                 .orElseThrow(() -> new AssertionError("the malformed request did not reach the dead-letter queue"));
         assertArrayEquals(garbage, deadLetter);
     }
 
     @Test
     void aRequestWithoutAttemptIdIsDeadLettered() throws Exception {
-        AttemptRequest request = AttemptBrokerClient.request("instance-" + UUID.randomUUID(), "rules").toBuilder()
+        AttemptRequest request = AttemptMessages.request("instance-" + UUID.randomUUID(), "rules").toBuilder()
                 .clearAttemptId()
                 .build();
-        broker.publish(request.toByteArray());
+        AttemptMessages.send(broker, request.toByteArray());
 
-        byte[] deadLetter = broker.awaitDeadLetter(body -> Arrays.equals(body, request.toByteArray()), WAIT)
+        byte[] deadLetter = broker.awaitAndTake(AttemptMessages.DEAD_LETTER_QUEUE, body -> Arrays.equals(body, request.toByteArray()), WAIT)
                 .orElseThrow(() -> new AssertionError("the request without attempt_id was not dead-lettered"));
         assertEquals(request.getInstanceId(), AttemptRequest.parseFrom(deadLetter).getInstanceId());
     }

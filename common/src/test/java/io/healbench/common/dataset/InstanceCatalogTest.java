@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.testsupport.TestInstances;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,28 +44,7 @@ class InstanceCatalogTest {
               PYTHONHASHSEED: "0"
             """;
 
-    private static final String REAL_BUG = """
-            id: toolz-real
-            subject: debian-source:toolz@0.12.0
-            python: "3.11.2"
-            project_roots: [toolz]
-            fix_patch: fix.patch
-            target_test: test_repro.py::test_it
-            target_test_origin: instance
-            expected_crash:
-              type: TypeError
-              file: toolz/itertoolz.py
-              function: get
-              line: 7
-            policy: toolz
-            provenance:
-              kind: real-bug
-              issue: gh-1
-              fixed_in: "0.12.1"
-              description: "a real bug"
-            determinism:
-              PYTHONHASHSEED: "0"
-            """;
+    private static final String REAL_BUG = TestInstances.toolzRealBug("toolz-real", "a real bug");
 
     private Path write(String id, String yaml) throws IOException {
         Path dir = Files.createDirectories(dataset.resolve("instances").resolve(id));
