@@ -7,31 +7,36 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export HEALBENCH_HOME="$PWD"
 
+# Each stage's header says when it began, so a CI log shows where the wall time goes.
+started=$(date +%s)
+stage() { echo "== [$(( $(date +%s) - started )) s] $*" >&2; }
+
 # First what the tests need and a fresh machine lacks (bubblewrap, pytest on every interpreter,
 # Debian's stdlib tests), installed where missing; exit 3 naming what cannot be.
 PYTHONPATH="$PWD/dataset/tools" python3 -m hbdata preflight --for tests
 deploy/local/services.sh
 deploy/local/keycloak.sh start
 
-echo "== healrt tests (the installed package, on every supported interpreter: healrt/noxfile.py)" >&2
+stage "healrt tests (the installed package, on every supported interpreter: healrt/noxfile.py)"
 python3 -m nox -f healrt/noxfile.py
 
-echo "== dataset tooling tests (hbdata, and a quick run of healrt's overhead benchmark)" >&2
+stage "dataset tooling tests (hbdata, and a quick run of healrt's overhead benchmark)"
 python3 -m pytest -q -p no:cacheprovider dataset/tools/tests dataset/tools/overhead/tests
 
-echo "== dataset check (a random stratified sample; the seed is printed)" >&2
+stage "dataset check (a random stratified sample; the seed is printed)"
 ./healbench dataset validate --sample 20 --seed "$RANDOM"
 
-echo "== reference clients' tests (their environment from the local wheelhouses, clients/python/env.sh)" >&2
+stage "reference clients' tests (their environment from the local wheelhouses, clients/python/env.sh)"
 client_python="$(clients/python/env.sh | tail -1)"
 (cd clients/python && "$client_python" -m pytest -q -p no:cacheprovider tests)
 
-echo "== Java build and tests" >&2
+stage "Java build and tests"
 mvn -B verify "$@"
 
-echo "== protobuf contracts: buf lint, STANDARD (proto/buf.yaml; after the build, whose jars hold google/rpc)" >&2
+stage "protobuf contracts: buf lint, STANDARD (proto/buf.yaml; after the build, whose jars hold google/rpc)"
 proto/lint.sh
 
-echo "== HealGuard controlled suite (a random sample; the seed is printed)" >&2
+stage "HealGuard controlled suite (a random sample; the seed is printed)"
 ./healbench guard eval --sample 40 --seed "$RANDOM" --require-static
 "$client_python" -m pytest -q -p no:cacheprovider dataset/tools/guardeval/tests  # grpcio and guard.proto's stubs
+stage "all tests passed"

@@ -39,3 +39,8 @@ where exit_cause like 'error: %';
 update bench_attempt set exit_cause = null where exit_cause = '';
 update bench_attempt set exit_cause = 'error'
 where exit_cause not in ('exited', 'signal', 'limit', 'timeout', 'killed', 'error', 'not_started');
+
+-- A heal's resume mode became an enum too (healbench.sandbox.v1.ResumeMode) in the events that report applied heals.
+update bench_attempt_event
+set payload = jsonb_set(payload::jsonb, '{healApplied,resume}', to_jsonb(upper(payload::jsonb #>> '{healApplied,resume}')))::text
+where kind = 'heal_applied' and payload::jsonb #>> '{healApplied,resume}' in ('skip', 'retry', 'return');

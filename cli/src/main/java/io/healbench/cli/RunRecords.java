@@ -1,8 +1,5 @@
 package io.healbench.cli;
 
-import io.healbench.proto.outcome.v1.OutcomeProtos;
-import io.healbench.proto.outcome.v1.FailureClass;
-import io.healbench.proto.outcome.v1.ExitCause;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.analysis.AttemptRecord;
@@ -11,6 +8,9 @@ import io.healbench.analysis.RunRecord;
 import io.healbench.proto.bench.v1.Attempt;
 import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.guard.v1.GuardProtos;
+import io.healbench.proto.outcome.v1.ExitCause;
+import io.healbench.proto.outcome.v1.FailureClass;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -36,7 +36,9 @@ final class RunRecords {
         List<AttemptRecord> records = attempts.stream().map(a -> {
             JsonNode instance = instances.getOrDefault(a.getInstanceId(), JSON.createObjectNode());
             return new AttemptRecord(id(a.getName()), a.getInstanceId(), a.getRepeat(), instance.path("codebase").asText("unknown"),
-                    instance.path("tier").asText("unknown"), a.getExceptionType(), outcome(a), a.getSummary().getProceeded(), a.getSummary().getPassed(),
+                    instance.path("tier").asText("unknown"), a.getExceptionType(), outcome(a), a.getSummary().getProceeded(),
+                    a.getSummary().getPassed(),
+
                     a.getTraceSimilarity(), a.getUsage().getCostUsd(), a.getUsage().getInputTokens(), a.getUsage().getOutputTokens(),
                     a.getGuardDecisionsList().stream().map(GuardProtos::decision).map(d -> new AttemptRecord.GuardDecisionRecord(
                             d.healPoint(), d.stage().wireName(), d.verdict().wireName(), d.reason())).toList(),
@@ -44,7 +46,7 @@ final class RunRecords {
         }).toList();
         String backbone = run.getAgentConfig().getBackbone();
         String label = backbone.isEmpty() ? run.getAgent() : run.getAgent() + " · " + backbone;
-        return new RunRecord(id(run.getName()), label, run.getAgent(), GuardProtos.mode(run.getGuardMode()).wireName(), run.getRepeats(), run.getState().name(),
+        return new RunRecord(id(run.getName()), label, run.getAgent(), guardMode(run), run.getRepeats(), run.getState().name(),
                 Instant.ofEpochSecond(run.getCreateTime().getSeconds(), run.getCreateTime().getNanos()).toString(), records);
     }
 
@@ -62,6 +64,11 @@ final class RunRecords {
             case GRADER -> OutcomeClass.GRADER;
             case INFRASTRUCTURE, OUTCOME_CLASS_UNSPECIFIED, UNRECOGNIZED -> OutcomeClass.INFRASTRUCTURE;
         };
+    }
+
+    /** The run's guard mode as the reports and tables spell it. */
+    static String guardMode(Run run) {
+        return GuardProtos.mode(run.getGuardMode()).wireName();
     }
 
     /** The exit cause's wire name; "" while the attempt has not ended. */

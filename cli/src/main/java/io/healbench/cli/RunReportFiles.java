@@ -89,7 +89,7 @@ public final class RunReportFiles {
         report.put("state", run.getState().name());
         report.put("written_at", Instant.now().toString());
         report.put("agent", run.getAgent());
-        report.put("guard_mode", GuardProtos.mode(run.getGuardMode()).wireName());
+        report.put("guard_mode", RunRecords.guardMode(run));
         report.set("agent_config", json.readTree(JsonFormat.printer().preservingProtoFieldNames().print(run.getAgentConfig())));
         report.put("repeats", run.getRepeats());
         report.put("seed", run.getSeed());

@@ -18,7 +18,6 @@ import io.healbench.proto.bench.v1.ListRunsResponse;
 import io.healbench.proto.bench.v1.RegradeRunRequest;
 import io.healbench.proto.bench.v1.RegradeRunResponse;
 import io.healbench.proto.bench.v1.Run;
-import io.healbench.proto.guard.v1.GuardProtos;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -166,7 +165,7 @@ public final class RunsCommand {
                 node.put("create_time", createTime(run));
                 node.put("state", run.getState().name());
                 node.put("agent", run.getAgent());
-                node.put("guard_mode", GuardProtos.mode(run.getGuardMode()).wireName());
+                node.put("guard_mode", RunRecords.guardMode(run));
                 node.put("repeats", run.getRepeats());
                 node.put("attempts", run.getAttemptsTotal());
                 node.put("attempts_done", run.getAttemptsDone());
@@ -185,7 +184,7 @@ public final class RunsCommand {
             int charged = run.getAttemptsDone() - run.getAttemptsFailed();
             String backbone = run.getAgentConfig().getBackbone();
             out.printf(format, RunRecords.id(run.getName()), createTime(run).substring(0, 19).replace('T', ' '), run.getState().name(),
-                    backbone.isEmpty() ? run.getAgent() : run.getAgent() + ":" + backbone, GuardProtos.mode(run.getGuardMode()).wireName(),
+                    backbone.isEmpty() ? run.getAgent() : run.getAgent() + ":" + backbone, RunRecords.guardMode(run),
                     run.getAttemptsDone() + "/" + run.getAttemptsTotal(), percent(run.getProceeded(), charged),
                     percent(run.getPassed(), charged), String.format("%.2f", run.getTraceSimilarity()),
                     run.getUsage().getLlmCalls() == 0 ? "-" : String.format("$%.4f", run.getUsage().getCostUsd()));
@@ -245,7 +244,7 @@ public final class RunsCommand {
             out.println(note);
         }
         out.printf("run %s: %s, %s, guard %s, %d attempts%n", run.getName(), run.getState().name(), run.getAgent(),
-                GuardProtos.mode(run.getGuardMode()).wireName(), run.getAttemptsTotal());
+                RunRecords.guardMode(run), run.getAttemptsTotal());
         StatisticsTables.printRun(written.statistics(), out);
         out.println("report: " + written.report() + " (and report.html beside it)");
     }

@@ -2,7 +2,7 @@ package io.healbench.agent.grpc;
 
 import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AttemptSpec;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.AgentSandbox;
 import io.healbench.agent.service.SessionTools;
 import io.healbench.proto.guard.v1.GuardProtos;
@@ -57,7 +57,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
     }
 
     @Override
-    public HealReply heal(String session, String code, HealResume resume) {
+    public HealReply heal(String session, String code, Resume resume) {
         HealSessionRequest request = HealSessionRequest.newBuilder()
                 .setName(session)
                 .setCode(code)

@@ -1,13 +1,13 @@
 package io.healbench.agent.grpc;
 
-import io.healbench.proto.outcome.v1.OutcomeProtos;
+import io.healbench.agent.service.AgentSandbox.HealReply;
+import io.healbench.agent.service.AgentSessionOutcome;
 import io.healbench.agent.service.CrashObservation;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.ObservedFrame;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
-import io.healbench.agent.service.AgentSandbox.HealReply;
-import io.healbench.agent.service.AgentSessionOutcome;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
 import io.healbench.proto.sandbox.v1.HealResult;
@@ -46,7 +46,7 @@ final class AgentSandboxProtoMapper {
                 outcome.getReported());
     }
 
-    static ResumeMode resume(HealResume resume) {
+    static ResumeMode resume(Resume resume) {
         return switch (resume) {
             case SKIP -> ResumeMode.SKIP;
             case RETRY -> ResumeMode.RETRY;

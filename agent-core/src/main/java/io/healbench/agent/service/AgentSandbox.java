@@ -1,5 +1,6 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.heal.Resume;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +18,7 @@ public interface AgentSandbox {
     Watch watch(String session);
 
     /** Submits a heal at the current crash. The sandbox gates it through guard-service itself. */
-    HealReply heal(String session, String code, HealResume resume);
+    HealReply heal(String session, String code, Resume resume);
 
     /** The session's probes and read-only views, for agents that look before they decide. */
     SessionTools tools(String session);

@@ -1,11 +1,11 @@
 package io.healbench.agent.service;
 
-import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.config.AgentSettings;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AgentSandbox.HealReply;
 import io.healbench.agent.service.AgentSandbox.Signal;
+import io.healbench.common.outcome.ExitCause;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.healbench.agent.service;
 
-import io.healbench.common.outcome.FailureClass;
 import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
 
 /**
  * What happened during one attempt, accumulated as the runner goes, and the classification of its

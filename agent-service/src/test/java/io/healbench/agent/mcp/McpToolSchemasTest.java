@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
@@ -21,6 +20,7 @@ import io.healbench.agent.service.external.ExternalReply;
 import io.healbench.agent.service.external.ExternalStep;
 import io.healbench.agent.service.external.SelfReportedUsage;
 import io.healbench.agent.service.llm.ActionCatalog;
+import io.healbench.common.outcome.ExitCause;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;

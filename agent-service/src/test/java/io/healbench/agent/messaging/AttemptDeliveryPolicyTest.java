@@ -1,7 +1,7 @@
 package io.healbench.agent.messaging;
 
-import io.healbench.proto.outcome.v1.FailureClass;
 import io.healbench.proto.outcome.v1.ExitCause;
+import io.healbench.proto.outcome.v1.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,18 +1,18 @@
 package io.healbench.bench.messaging;
 
-import io.healbench.proto.outcome.v1.OutcomeSummary;
-import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.healbench.bench.service.BenchAgentUsage;
 import io.healbench.bench.service.BenchContexts;
 import io.healbench.bench.service.BenchEventIngestor;
-import io.healbench.bench.service.BenchAgentUsage;
 import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.proto.agent.v1.AgentUsage;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.guard.v1.GuardProtos;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
+import io.healbench.proto.outcome.v1.OutcomeSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.healbench.bench.repository;
 
-import jakarta.persistence.Convert;
-import io.healbench.common.outcome.FailureClass;
 import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
 import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
 import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;

@@ -1,9 +1,9 @@
 package io.healbench.bench.service;
 
-import io.healbench.common.outcome.FailureClass;
-import io.healbench.common.outcome.ExitCause;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
 import java.time.temporal.ChronoUnit;
 
 import java.time.Instant;

@@ -24,7 +24,7 @@ import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
-import io.healbench.sandbox.service.model.Resume;
+import io.healbench.common.heal.Resume;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.workspace.CodeSearchResult;
 import io.healbench.sandbox.service.workspace.FileExcerpt;
@@ -58,13 +58,8 @@ final class SandboxProtoMapper {
         };
     }
 
-    static ResumeMode resume(String mode) {
-        return switch (mode == null ? "" : mode) {
-            case "retry" -> ResumeMode.RETRY;
-            case "return" -> ResumeMode.RETURN;
-            case "skip" -> ResumeMode.SKIP;
-            default -> ResumeMode.RESUME_MODE_UNSPECIFIED;
-        };
+    static ResumeMode resume(Resume resume) {
+        return ResumeMode.valueOf(resume.name());
     }
 
     static Session session(SessionView view) {

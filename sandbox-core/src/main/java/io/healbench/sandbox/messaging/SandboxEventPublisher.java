@@ -1,5 +1,7 @@
 package io.healbench.sandbox.messaging;
 
+import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.common.heal.Resume;
 import com.google.protobuf.Timestamp;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.HealApplied;
@@ -35,9 +37,9 @@ public class SandboxEventPublisher implements HealEventSink {
     }
 
     @Override
-    public void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType) {
+    public void healApplied(SessionView session, int ordinal, int healPoint, String code, Resume resume, String exceptionType) {
         publish("heal_applied", attributed(session, ordinal, "heal_applied").setHealApplied(HealApplied.newBuilder()
-                .setHealPoint(healPoint).setCode(code).setResume(resume).setExceptionType(exceptionType)).build());
+                .setHealPoint(healPoint).setCode(code).setResume(ResumeMode.valueOf(resume.name())).setExceptionType(exceptionType)).build());
     }
 
     @Override

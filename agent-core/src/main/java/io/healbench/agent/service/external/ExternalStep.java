@@ -1,9 +1,9 @@
 package io.healbench.agent.service.external;
 
-import io.healbench.common.outcome.ExitCause;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.llm.CrashBrief;
 import io.healbench.agent.service.llm.WorkspacePaths;
+import io.healbench.common.outcome.ExitCause;
 
 /** Where an external attempt's program stands: paused at a crash (the heal point), or ended. */
 public record ExternalStep(CrashObservation crash, Finished finished) {

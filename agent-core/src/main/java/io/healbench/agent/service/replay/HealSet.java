@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.agent.service.AgentDecision.Heal;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -27,7 +27,7 @@ public record HealSet(Path file, List<Heal> heals) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TOP_FIELDS = Set.of("heals");
     private static final Set<String> HEAL_FIELDS = Set.of("code", "resume");
-    private static final String RESUME_NAMES = Arrays.stream(HealResume.values())
+    private static final String RESUME_NAMES = Arrays.stream(Resume.values())
             .map(r -> r.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
 
     public HealSet {
@@ -84,8 +84,8 @@ public record HealSet(Path file, List<Heal> heals) {
         return new Heal(code.asText(), resume(file, resume.asText(), where));
     }
 
-    private static HealResume resume(Path file, String text, String where) {
-        for (HealResume resume : HealResume.values()) {
+    private static Resume resume(Path file, String text, String where) {
+        for (Resume resume : Resume.values()) {
             if (resume.name().toLowerCase(Locale.ROOT).equals(text)) {
                 return resume;
             }

@@ -4,7 +4,7 @@ import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.CrashObservation;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.RejectedHeal;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,17 +57,17 @@ final class HealPlan {
     private static List<AgentDecision> local(HealRule rule, CrashObservation crash) {
         String kind = crash.statement().kind();
         List<AgentDecision> plan = new ArrayList<>();
-        rule.retryHeal(crash).ifPresent(code -> plan.add(new Heal(code, HealResume.RETRY)));
+        rule.retryHeal(crash).ifPresent(code -> plan.add(new Heal(code, Resume.RETRY)));
         if (ASSIGNMENT_KINDS.contains(kind)) {
             List<String> targets = crash.statement().targets();
             if (targets.isEmpty() || !targets.stream().allMatch(StatementShapes::isName)) {
-                rule.otherAssignmentHeal(crash).ifPresent(code -> plan.add(new Heal(code, HealResume.SKIP)));
+                rule.otherAssignmentHeal(crash).ifPresent(code -> plan.add(new Heal(code, Resume.SKIP)));
                 if (plan.isEmpty()) {
                     return List.of(new Reraise("the failing assignment binds no plain name: "
                             + crash.statement().source()));
                 }
             } else {
-                rule.assignmentHeals(crash, targets).forEach(code -> plan.add(new Heal(code, HealResume.SKIP)));
+                rule.assignmentHeals(crash, targets).forEach(code -> plan.add(new Heal(code, Resume.SKIP)));
             }
         } else if (kind.equals("return")) {
             if (!crash.inFunction()) {
@@ -75,7 +75,7 @@ final class HealPlan {
             }
             plan.add(returning(rule.returnValue()));
         } else if (SKIPPABLE_KINDS.contains(kind)) {
-            plan.add(new Heal(SKIP, HealResume.SKIP));
+            plan.add(new Heal(SKIP, Resume.SKIP));
         } else {
             return List.of(new Reraise("no rule heals a '" + kind + "' statement"));
         }
@@ -84,6 +84,6 @@ final class HealPlan {
     }
 
     private static Heal returning(String value) {
-        return new Heal(RETURN_SLOT + " = " + value, HealResume.RETURN);
+        return new Heal(RETURN_SLOT + " = " + value, Resume.RETURN);
     }
 }

@@ -4,7 +4,7 @@ import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentDecision.Heal;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.HealingAgent;
 import java.util.HashSet;
 import java.util.Map;
@@ -64,7 +64,7 @@ final class RulesAttempt implements HealingAgent {
                 last = visit;
             }
         }
-        if (last == null || last.resume() == null || last.resume() == HealResume.RETURN) {
+        if (last == null || last.resume() == null || last.resume() == Resume.RETURN) {
             return false;
         }
         Set<String> bound = last.bound();
@@ -84,10 +84,10 @@ final class RulesAttempt implements HealingAgent {
     }
 
     /** The last decision at a heal point: where, how its heal resumed (null for a reraise), the names it bound. */
-    private record Visit(Invocation invocation, HealResume resume, Set<String> bound) {
+    private record Visit(Invocation invocation, Resume resume, Set<String> bound) {
 
         static Visit of(Invocation invocation, AgentDecision step, CrashObservation crash) {
-            HealResume resume = null;
+            Resume resume = null;
             Set<String> bound = new HashSet<>(crash.statement().targets());
             if (step instanceof Heal heal) {
                 resume = heal.resume();

@@ -11,7 +11,7 @@ import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
@@ -44,7 +44,7 @@ class ReplayAgentTest {
 
         HealSet set = HealSet.read(file);
 
-        assertEquals(List.of(new Heal("x = 0", HealResume.RETRY), new Heal("_return_ = None", HealResume.RETURN)),
+        assertEquals(List.of(new Heal("x = 0", Resume.RETRY), new Heal("_return_ = None", Resume.RETURN)),
                 set.heals());
         assertEquals(file, set.file());
     }
@@ -94,8 +94,8 @@ class ReplayAgentTest {
         ReplayAgent agent = new ReplayAgent(Optional.of(dir));
         agent.attemptStarted(spec("a1", "inst"));
 
-        assertEquals(new Heal("x = 0", HealResume.RETRY), agent.decide(point("a1", 1)));
-        assertEquals(new Heal("_return_ = None", HealResume.RETURN), agent.decide(point("a1", 2)));
+        assertEquals(new Heal("x = 0", Resume.RETRY), agent.decide(point("a1", 1)));
+        assertEquals(new Heal("_return_ = None", Resume.RETURN), agent.decide(point("a1", 2)));
         Reraise past = assertInstanceOf(Reraise.class, agent.decide(point("a1", 3)));
         assertTrue(past.reason().contains("no recorded heal for heal point 3"), past.reason());
     }
@@ -122,8 +122,8 @@ class ReplayAgentTest {
         agent.attemptStarted(spec("a1", "one"));
         agent.attemptStarted(spec("a2", "two"));
 
-        assertEquals(new Heal("a = 1", HealResume.SKIP), agent.decide(point("a1", 1)));
-        assertEquals(new Heal("b = 2", HealResume.SKIP), agent.decide(point("a2", 1)));
+        assertEquals(new Heal("a = 1", Resume.SKIP), agent.decide(point("a1", 1)));
+        assertEquals(new Heal("b = 2", Resume.SKIP), agent.decide(point("a2", 1)));
 
         agent.attemptEnded("a1");
         assertThrows(IllegalStateException.class, () -> agent.decide(point("a1", 1)));

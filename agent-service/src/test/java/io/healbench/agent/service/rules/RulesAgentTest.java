@@ -10,7 +10,7 @@ import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
-import io.healbench.agent.service.HealResume;
+import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.HealingAgent;
 import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.ObservedFrame;
@@ -56,7 +56,7 @@ class RulesAgentTest {
                 .toList();
     }
 
-    private static Arguments heal(String name, CrashObservation crash, String code, HealResume resume) {
+    private static Arguments heal(String name, CrashObservation crash, String code, Resume resume) {
         return Arguments.of(name, crash, new Heal(code, resume));
     }
 
@@ -69,65 +69,65 @@ class RulesAgentTest {
                 // KeyError
                 heal("subscript of a local dict becomes .get",
                         crash("KeyError", "'x'", "assign", "v = d[k]", List.of("v"), true, "d:dict", "k:str"),
-                        "v = d.get(k)", HealResume.SKIP),
+                        "v = d.get(k)", Resume.SKIP),
                 heal("subscript through an attribute path of a local",
                         crash("KeyError", "'name'", "assign", "value = self.cache[name]", List.of("value"), true,
                                 "self:Registry", "name:str"),
-                        "value = self.cache.get(name)", HealResume.SKIP),
+                        "value = self.cache.get(name)", Resume.SKIP),
                 heal("tuple key keeps its tuple",
                         crash("KeyError", "(1, 2)", "assign", "cell = grid[row, col]", List.of("cell"), true,
                                 "grid:dict", "row:int", "col:int"),
-                        "cell = grid.get((row, col))", HealResume.SKIP),
+                        "cell = grid.get((row, col))", Resume.SKIP),
                 heal("string key holding a bracket",
                         crash("KeyError", "']'", "assign", "c = closers[\"]\"]", List.of("c"), true,
                                 "closers:OrderedDict"),
-                        "c = closers.get(\"]\")", HealResume.SKIP),
+                        "c = closers.get(\"]\")", Resume.SKIP),
                 heal("chained subscript is not rewritten",
                         crash("KeyError", "'b'", "assign", "x = d[a][b]", List.of("x"), true, "d:dict"),
-                        "x = None", HealResume.SKIP),
+                        "x = None", Resume.SKIP),
                 heal("subscript of a list-typed local is not a mapping",
                         crash("KeyError", "'k'", "assign", "x = items[k]", List.of("x"), true, "items:list"),
-                        "x = None", HealResume.SKIP),
+                        "x = None", Resume.SKIP),
                 heal("mapping not among the locals (a global)",
                         crash("KeyError", "'k'", "assign", "x = REGISTRY[k]", List.of("x"), true, "k:str"),
-                        "x = None", HealResume.SKIP),
+                        "x = None", Resume.SKIP),
                 heal("KeyError inside a larger expression: the missing key defaults to 0 as an operand",
                         crash("KeyError", "'k'", "assign", "total = counts[k] + 1", List.of("total"), true,
                                 "counts:dict"),
-                        "total = counts.get(k, 0) + 1", HealResume.SKIP),
+                        "total = counts.get(k, 0) + 1", Resume.SKIP),
                 // KeyError: default for a missing key, in assignments to a subscript or attribute
                 heal("accumulator into a subscript: an arithmetic operand defaults to 0",
                         crash("KeyError", "Fraction(1, 3)", "assign", "partials[d] = partials[d] + n", List.of(),
                                 true, "partials:dict={}", "d:Fraction=Fraction(1, 3)", "n:int=1"),
-                        "partials[d] = partials.get(d, 0) + n", HealResume.SKIP),
+                        "partials[d] = partials.get(d, 0) + n", Resume.SKIP),
                 heal("right operand, Counter, subscript target",
                         crash("KeyError", "'b'", "assign", "seen[w] = 2 * seen[w]", List.of(), true,
                                 "seen:Counter", "w:str='b'"),
-                        "seen[w] = 2 * seen.get(w, 0)", HealResume.SKIP),
+                        "seen[w] = 2 * seen.get(w, 0)", Resume.SKIP),
                 heal("unary minus is arithmetic",
                         crash("KeyError", "'x'", "assign", "out[k] = -base[k]", List.of(), true,
                                 "out:dict", "base:defaultdict", "k:str='x'"),
-                        "out[k] = -base.get(k, 0)", HealResume.SKIP),
+                        "out[k] = -base.get(k, 0)", Resume.SKIP),
                 heal("not an arithmetic operand defaults to None",
                         crash("KeyError", "'x'", "assign", "cache[k] = wrap(table[k])", List.of(), true,
                                 "cache:dict", "table:OrderedDict", "k:str='x'"),
-                        "cache[k] = wrap(table.get(k, None))", HealResume.SKIP),
+                        "cache[k] = wrap(table.get(k, None))", Resume.SKIP),
                 heal("a comparison operand defaults to None",
                         crash("KeyError", "'x'", "assign", "flags[k] = seen[k] > 0", List.of(), true,
                                 "flags:dict", "seen:dict", "k:str='x'"),
-                        "flags[k] = seen.get(k, None) > 0", HealResume.SKIP),
+                        "flags[k] = seen.get(k, None) > 0", Resume.SKIP),
                 heal("assignment to an attribute",
                         crash("KeyError", "'k'", "assign", "self.total = counts[k] * 2", List.of(), true,
                                 "self:Box", "counts:dict"),
-                        "self.total = counts.get(k, 0) * 2", HealResume.SKIP),
+                        "self.total = counts.get(k, 0) * 2", Resume.SKIP),
                 heal("tuple key keeps its tuple in .get",
                         crash("KeyError", "(1, 2)", "assign", "grid[r, c] = grid[r, c] + 1", List.of(), true,
                                 "grid:dict", "r:int=1", "c:int=2"),
-                        "grid[r, c] = grid.get((r, c), 0) + 1", HealResume.SKIP),
+                        "grid[r, c] = grid.get((r, c), 0) + 1", Resume.SKIP),
                 heal("only the load of the missing key is rewritten",
                         crash("KeyError", "'b'", "assign", "totals[a] = totals[a] + extra[b]", List.of(), true,
                                 "totals:dict", "extra:dict", "a:str='a'", "b:str='b'"),
-                        "totals[a] = totals[a] + extra.get(b, 0)", HealResume.SKIP),
+                        "totals[a] = totals[a] + extra.get(b, 0)", Resume.SKIP),
                 reraise("subscript assignment from a list-typed local",
                         crash("KeyError", "'k'", "assign", "xs[i] = xs[i] + 1", List.of(), true, "xs:list",
                                 "i:int=3")),
@@ -141,10 +141,10 @@ class RulesAgentTest {
                         crash("KeyError", "'k'", "assign", "d[k] = d[1:2] + 1", List.of(), true, "d:dict")),
                 heal("KeyError in a return",
                         crash("KeyError", "'k'", "return", "return d[k]", List.of(), true, "d:dict"),
-                        "_return_ = None", HealResume.RETURN),
+                        "_return_ = None", Resume.RETURN),
                 heal("KeyError in an expression statement",
                         crash("KeyError", "'k'", "expr", "print(d[k])", List.of(), true, "d:dict"),
-                        "pass", HealResume.SKIP),
+                        "pass", Resume.SKIP),
                 reraise("KeyError in a del statement",
                         crash("KeyError", "'k'", "delete", "del d[k]", List.of(), true, "d:dict")),
                 // AttributeError
@@ -152,11 +152,11 @@ class RulesAgentTest {
                         crash("AttributeError", "'NoneType' object has no attribute 'group'", "assign",
                                 "attrname, rest, attrvalue = m.group(1, 2, 3)",
                                 List.of("attrname", "rest", "attrvalue"), true, "m:NoneType", "k:int"),
-                        "attrname = None\nrest = None\nattrvalue = None", HealResume.SKIP),
+                        "attrname = None\nrest = None\nattrvalue = None", Resume.SKIP),
                 heal("None attribute in an expression statement is skipped",
                         crash("AttributeError", "'NoneType' object has no attribute 'close'", "expr",
                                 "self.stream.close()", List.of(), true, "self:Reader"),
-                        "pass", HealResume.SKIP),
+                        "pass", Resume.SKIP),
                 reraise("attribute missing on a real object",
                         crash("AttributeError", "'str' object has no attribute 'decode'", "assign",
                                 "text = data.decode()", List.of("text"), true, "data:str")),
@@ -164,99 +164,99 @@ class RulesAgentTest {
                 heal("true division is guarded by its divisor, float zero",
                         crash("ZeroDivisionError", "float division by zero", "assign", "s = rangec / sumc",
                                 List.of("s"), true, "rangec:float", "sumc:float", "l:float"),
-                        "s = rangec / sumc if sumc else 0.0", HealResume.SKIP),
+                        "s = rangec / sumc if sumc else 0.0", Resume.SKIP),
                 heal("parenthesized divisor",
                         crash("ZeroDivisionError", "float division by zero", "assign",
                                 "s = rangec / (2.0-maxc-minc)", List.of("s"), true, "rangec:float"),
-                        "s = rangec / (2.0-maxc-minc) if (2.0-maxc-minc) else 0.0", HealResume.SKIP),
+                        "s = rangec / (2.0-maxc-minc) if (2.0-maxc-minc) else 0.0", Resume.SKIP),
                 heal("floor division of ints keeps an int zero",
                         crash("ZeroDivisionError", "integer division or modulo by zero", "assign",
                                 "per_page = total // pages", List.of("per_page"), true, "total:int", "pages:int"),
-                        "per_page = total // pages if pages else 0", HealResume.SKIP),
+                        "per_page = total // pages if pages else 0", Resume.SKIP),
                 heal("modulo with a float operand gets a float zero",
                         crash("ZeroDivisionError", "float modulo", "assign", "r = angle % period", List.of("r"),
                                 true, "angle:float", "period:int"),
-                        "r = angle % period if period else 0.0", HealResume.SKIP),
+                        "r = angle % period if period else 0.0", Resume.SKIP),
                 heal("division not readable from the source binds zero",
                         crash("ZeroDivisionError", "integer division or modulo by zero", "assign",
                                 "q, r = divmod(x, y)", List.of("q", "r"), true, "x:int", "y:int"),
-                        "q = 0\nr = 0", HealResume.SKIP),
+                        "q = 0\nr = 0", Resume.SKIP),
                 heal("division in a return returns zero",
                         crash("ZeroDivisionError", "division by zero", "return", "return hits / total",
                                 List.of(), true, "hits:int", "total:int"),
-                        "_return_ = 0", HealResume.RETURN),
+                        "_return_ = 0", Resume.RETURN),
                 heal("augmented assignment is skipped, keeping the accumulator",
                         crash("ZeroDivisionError", "division by zero", "augassign", "acc += x / n",
                                 List.of("acc"), true, "acc:float", "x:float", "n:int"),
-                        "pass", HealResume.SKIP),
+                        "pass", Resume.SKIP),
                 // TypeError / ValueError / IndexError
                 heal("TypeError with an unbound target binds None",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
                                 "g = math.gcd(numerator, denominator)", List.of("g"), true, "numerator:int",
                                 "denominator:str"),
-                        "g = None", HealResume.SKIP),
+                        "g = None", Resume.SKIP),
                 // TypeError: restore a dropped conversion
                 heal("a str local holding an int literal is converted, then the statement is retried",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
                                 "g = math.gcd(numerator, denominator)", List.of("g"), true, "numerator:int=3",
                                 "denominator:str='2'", "denom:str='2'"),
-                        "denominator = int(denominator)", HealResume.RETRY),
+                        "denominator = int(denominator)", Resume.RETRY),
                 heal("a float literal is converted with float",
                         crash("TypeError", "unsupported operand type(s) for +: 'float' and 'str'", "assign",
                                 "total = price + tax", List.of("total"), true, "price:float=9.5", "tax:str='0.25'"),
-                        "tax = float(tax)", HealResume.RETRY),
+                        "tax = float(tax)", Resume.RETRY),
                 heal("every numeric str the statement reads, in order",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "expr",
                                 "out.extend(range(start, stop))", List.of(), true, "out:list",
                                 "stop:str=' 10 '", "start:str='1_000'"),
-                        "start = int(start)\nstop = int(stop)", HealResume.RETRY),
+                        "start = int(start)\nstop = int(stop)", Resume.RETRY),
                 heal("a comparison with a str in a return",
                         crash("TypeError", "'<' not supported between instances of 'str' and 'int'", "return",
                                 "return n < limit", List.of(), true, "n:str='-4'", "limit:int=3"),
-                        "n = int(n)", HealResume.RETRY),
+                        "n = int(n)", Resume.RETRY),
                 heal("a str that is not a number is not converted",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
                                 "g = math.gcd(a, b)", List.of("g"), true, "a:int=4", "b:str='x'"),
-                        "g = None", HealResume.SKIP),
+                        "g = None", Resume.SKIP),
                 heal("a numeric str the statement does not read is not converted",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
                                 "g = math.gcd(a, b)", List.of("g"), true, "a:int=4", "b:list=[]", "c:str='7'"),
-                        "g = None", HealResume.SKIP),
+                        "g = None", Resume.SKIP),
                 heal("a TypeError not about str converts nothing",
                         crash("TypeError", "unsupported operand type(s) for +: 'int' and 'NoneType'", "assign",
                                 "t = s + x", List.of("t"), true, "s:str='7'", "x:NoneType=None"),
-                        "t = None", HealResume.SKIP),
+                        "t = None", Resume.SKIP),
                 heal("an attribute of the same name is not a local read",
                         crash("TypeError", "'str' object cannot be interpreted as an integer", "assign",
                                 "r = range(self.n)", List.of("r"), true, "n:str='3'", "self:Box"),
-                        "r = None", HealResume.SKIP),
+                        "r = None", Resume.SKIP),
                 heal("ValueError with a bound target keeps its value",
                         crash("ValueError", "invalid literal for int() with base 10: 'x'", "assign", "n = int(n)",
                                 List.of("n"), true, "n:str"),
-                        "pass", HealResume.SKIP),
+                        "pass", Resume.SKIP),
                 heal("only the unbound targets are bound",
                         crash("TypeError", "cannot unpack non-iterable NoneType object", "assign", "a, b = pair",
                                 List.of("a", "b"), true, "a:int", "pair:NoneType"),
-                        "b = None", HealResume.SKIP),
+                        "b = None", Resume.SKIP),
                 heal("IndexError in a return returns None",
                         crash("IndexError", "string index out of range", "return",
                                 "return shortopts[i+1] == ':'", List.of(), true, "opt:str", "shortopts:str",
                                 "i:int"),
-                        "_return_ = None", HealResume.RETURN),
+                        "_return_ = None", Resume.RETURN),
                 reraise("a return outside a function cannot return",
                         crash("IndexError", "list index out of range", "return", "return xs[0]", List.of(),
                                 false)),
                 heal("IndexError in an expression statement",
                         crash("IndexError", "list index out of range", "expr", "out.append(xs[3])", List.of(), true,
                                 "out:list", "xs:list"),
-                        "pass", HealResume.SKIP),
+                        "pass", Resume.SKIP),
                 reraise("an annotated assignment to an attribute",
                         crash("TypeError", "unsupported operand", "annassign", "self.size: int = a + b", List.of(),
                                 true, "self:Box")),
                 heal("annotated assignment to a name",
                         crash("TypeError", "unsupported operand", "annassign", "size: int = a + b", List.of("size"),
                                 true, "a:int", "b:str"),
-                        "size = None", HealResume.SKIP),
+                        "size = None", Resume.SKIP),
                 // outside the rules
                 reraise("no rule for RecursionError",
                         crash("RecursionError", "maximum recursion depth exceeded", "assign", "x = f(x)",
@@ -319,7 +319,7 @@ class RulesAgentTest {
         CrashObservation crash = crash("KeyError", "'x'", "assign", "v = d[k]", List.of("v"), true, "d:dict");
         AgentDecision decision = agent.decide(new HealPoint("a1", crash,
                 List.of(new RejectedHeal("v = {}", "written by another agent"))));
-        assertEquals(new Heal("v = d.get(k)", HealResume.SKIP), decision);
+        assertEquals(new Heal("v = d.get(k)", Resume.SKIP), decision);
     }
 
     @Test
@@ -385,18 +385,18 @@ class RulesAgentTest {
     void aCallThatCrashesAgainAfterAHealReturnsEarlyShapedLikeItsReturn() {
         String[] black = {"r:float=0.0", "g:float=0.0", "b:float=0.0", "maxc:float=0.0", "minc:float=0.0",
             "sumc:float=0.0", "rangec:float=0.0", "l:float=0.0"};
-        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", HealResume.SKIP),
+        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", Resume.SKIP),
                 ask("cascade", rgbCrash(1, 8, "s = rangec / sumc", "s", black)));
         String[] blackHealed = Stream.concat(Arrays.stream(black), Stream.of("s:float=0.0")).toArray(String[]::new);
-        assertEquals(new Heal("_return_ = 0.0, l, s", HealResume.RETURN),
+        assertEquals(new Heal("_return_ = 0.0, l, s", Resume.RETURN),
                 ask("cascade", rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", blackHealed)),
                 "the same call crashed again at another statement: h is not bound yet, s is");
         String[] white = {"r:float=1.0", "g:float=1.0", "b:float=1.0", "maxc:float=1.0", "minc:float=1.0",
             "sumc:float=2.0", "rangec:float=0.0", "l:float=1.0"};
-        assertEquals(new Heal("_return_ = 0.0, l, 0.0", HealResume.RETURN),
+        assertEquals(new Heal("_return_ = 0.0, l, 0.0", Resume.RETURN),
                 ask("cascade", rgbCrash(3, 8, "s = rangec / (2.0-sumc)", "s", white)),
                 "another call crashing at a site where a local repair failed returns early at once");
-        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", HealResume.SKIP),
+        assertEquals(new Heal("s = rangec / sumc if sumc else 0.0", Resume.SKIP),
                 ask("another attempt", rgbCrash(3, 8, "s = rangec / sumc", "s", white)),
                 "memory is per attempt");
     }
@@ -407,7 +407,7 @@ class RulesAgentTest {
             "l:float=0.0"};
         ask("ended", rgbCrash(1, 8, "s = rangec / sumc", "s", state));
         attempts.remove("ended").attemptEnded("ended");
-        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP),
+        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", Resume.SKIP),
                 ask("ended", rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state)));
     }
 
@@ -432,15 +432,15 @@ class RulesAgentTest {
                         new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
                         new String[] {"data:list=[1, 2]", "d:int=2", "n:int=1", "count:int=2",
                             "partials:dict={1: 1}"},
-                        new Heal("partials[d] = partials.get(d, 0) + n", HealResume.SKIP)),
+                        new Heal("partials[d] = partials.get(d, 0) + n", Resume.SKIP)),
                 Arguments.of("the same site with nothing changed but what the heal bound makes no progress",
                         new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
                         new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
-                        new Heal("_return_ = T, total, count", HealResume.RETURN)),
+                        new Heal("_return_ = T, total, count", Resume.RETURN)),
                 Arguments.of("another call (other arguments) is not the same call",
                         new String[] {"data:list=[1, 2]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
                         new String[] {"data:list=[3]", "d:int=1", "n:int=1", "count:int=1", "partials:dict={}"},
-                        new Heal("partials[d] = partials.get(d, 0) + n", HealResume.SKIP)));
+                        new Heal("partials[d] = partials.get(d, 0) + n", Resume.SKIP)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -456,10 +456,10 @@ class RulesAgentTest {
         String source = "def get(d, k):\n    v = d[k]\n    return v\n";
         CrashObservation atReturn = inFunction(1, "KeyError", "'k'", "return", "return d[k]", List.of(), 2, source,
                 "d:dict={}", "k:str='k'");
-        assertEquals(new Heal("_return_ = None", HealResume.RETURN), ask("returned", atReturn));
+        assertEquals(new Heal("_return_ = None", Resume.RETURN), ask("returned", atReturn));
         CrashObservation later = inFunction(2, "KeyError", "'k'", "assign", "v = d[k]", List.of("v"), 3, source,
                 "d:dict={}", "k:str='k'");
-        assertEquals(new Heal("v = d.get(k)", HealResume.SKIP), ask("returned", later),
+        assertEquals(new Heal("v = d.get(k)", Resume.SKIP), ask("returned", later),
                 "the earlier heal ended the call, so this is a new one");
     }
 
@@ -471,7 +471,7 @@ class RulesAgentTest {
         CrashObservation again = rgbCrash(2, 11, "rc = (maxc-r) / rangec", "rc", state);
         AgentDecision next = attempt("refused").decide(new HealPoint("refused", again,
                 List.of(new RejectedHeal("_return_ = 0.0, l, s", "bad_resume: cannot return here"))));
-        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", HealResume.SKIP), next);
+        assertEquals(new Heal("rc = (maxc-r) / rangec if rangec else 0.0", Resume.SKIP), next);
     }
 
     static Stream<Arguments> earlyReturnValues() {

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.SessionView;
 
@@ -11,7 +12,7 @@ import io.healbench.sandbox.service.model.SessionView;
  */
 public interface HealEventSink {
 
-    void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType);
+    void healApplied(SessionView session, int ordinal, int healPoint, String code, Resume resume, String exceptionType);
 
     void guardDecision(SessionView session, int ordinal, GuardDecision decision);
 }

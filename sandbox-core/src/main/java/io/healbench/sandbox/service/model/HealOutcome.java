@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.model;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.guard.GuardDecision;
 import java.util.List;
 
@@ -12,7 +13,7 @@ public record HealOutcome(
         HealError error,
         String traceback,
         List<String> changed,
-        String resume,
+        Resume resume,
         List<GuardDecision> guardDecisions) {
 
     /** Why a heal was not applied. {@code rejected} means refused before it ran; otherwise it ran and failed. */

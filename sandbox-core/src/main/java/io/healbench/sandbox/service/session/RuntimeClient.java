@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.heal.Resume;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.common.outcome.ExitCause;
@@ -51,7 +52,7 @@ final class RuntimeClient {
     }
 
     /** A heal the runtime applies after its dry run without asking; its result. */
-    HealOutcome heal(String code, String resume, Duration timeout) {
+    HealOutcome heal(String code, Resume resume, Duration timeout) {
         String id = UUID.randomUUID().toString();
         return exchange(id, healCommand(id, code, resume, false), RuntimeMessage.HealReply.class, timeout).outcome();
     }
@@ -60,7 +61,7 @@ final class RuntimeClient {
      * A heal with {@code analyze}: after its dry run the runtime reports the analysis and waits for {@link #commit} or
      * {@link #abort} of this heal (the analysis's id); a re-check or dry run that fails answers at once with the result.
      */
-    RuntimeMessage.HealAnswer healForAnalysis(String code, String resume, Duration timeout) {
+    RuntimeMessage.HealAnswer healForAnalysis(String code, Resume resume, Duration timeout) {
         String id = UUID.randomUUID().toString();
         try {
             return exchange(id, healCommand(id, code, resume, true), RuntimeMessage.HealAnswer.class, timeout);
@@ -107,10 +108,10 @@ final class RuntimeClient {
         pending.values().forEach(waiting -> waiting.completeExceptionally(gone));
     }
 
-    private static Map<String, Object> healCommand(String id, String code, String resume, boolean analyze) {
+    private static Map<String, Object> healCommand(String id, String code, Resume resume, boolean analyze) {
         Map<String, Object> command = command("heal", id);
         command.put("code", code);
-        command.put("resume", resume);
+        command.put("resume", resume.wireName());
         if (analyze) {
             command.put("analyze", true);
         }

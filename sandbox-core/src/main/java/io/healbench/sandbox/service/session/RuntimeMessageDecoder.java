@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.guard.GuardStage;
 import io.healbench.common.guard.GuardVerdict;
 import io.healbench.sandbox.service.Abbreviation;
@@ -81,7 +82,8 @@ final class RuntimeMessageDecoder {
         }
         List<String> changed = new ArrayList<>();
         node.path("changed").forEach(n -> changed.add(n.asText()));
-        return new HealOutcome(ok, error, text(node, "traceback"), List.copyOf(changed), node.path("resume").asText("skip"), List.of());
+        return new HealOutcome(ok, error, text(node, "traceback"), List.copyOf(changed),
+                Resume.parse(node.path("resume").asText("skip")), List.of());
     }
 
     private static HealAnalysis healAnalysis(JsonNode node) throws JsonProcessingException {

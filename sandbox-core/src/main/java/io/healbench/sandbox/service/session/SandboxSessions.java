@@ -20,7 +20,7 @@ import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.Outcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
-import io.healbench.sandbox.service.model.Resume;
+import io.healbench.common.heal.Resume;
 import io.healbench.sandbox.service.model.SessionEvent;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.model.Variant;
@@ -245,7 +245,7 @@ public class SandboxSessions implements SessionLauncher {
         long start = System.nanoTime();
         HealOutcome outcome = null;
         try {
-            outcome = guardedHeal(name, code, resume.wireName());
+            outcome = guardedHeal(name, code, resume);
             return outcome;
         } finally {
             metrics.healEnded(outcome, Duration.ofNanos(System.nanoTime() - start));
@@ -253,7 +253,7 @@ public class SandboxSessions implements SessionLauncher {
     }
 
     /** The heal path: HealCore gate first (a rejected heal never reaches the runtime), then the runtime. */
-    private HealOutcome guardedHeal(String name, String code, String resume) {
+    private HealOutcome guardedHeal(String name, String code, Resume resume) {
         Session session = session(name);
         CrashContext crash = session.requireCrashed();
         GateAnswer verdict = gate.check(code == null ? "" : code);

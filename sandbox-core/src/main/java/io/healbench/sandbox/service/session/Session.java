@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.guard.HealAnalysis;
@@ -77,7 +78,7 @@ public final class Session {
     }
 
     /** Reports an applied heal to the bench, numbered in this session's order. */
-    void reportHealApplied(int healPoint, String code, String resume, String exceptionType) {
+    void reportHealApplied(int healPoint, String code, Resume resume, String exceptionType) {
         sink.healApplied(view(), reportedEvents.incrementAndGet(), healPoint, code, resume, exceptionType);
     }
 
@@ -346,7 +347,7 @@ public final class Session {
     }
 
     /** Sends the heal (which must have passed the gate already) and waits for its result. */
-    public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout) {
+    public HealOutcome heal(String code, Resume resume, List<GuardDecision> decisions, Duration timeout) {
         return whileCrashed(() -> {
             healDecisions = List.copyOf(decisions);
             return runtime.heal(code, resume, timeout);
@@ -383,7 +384,7 @@ public final class Session {
      * reports the analysis, {@code stage} decides, and the heal is committed or aborted (the runtime then stays
      * paused at this crash). A dry run that fails answers at once, without analysis.
      */
-    public HealOutcome heal(String code, String resume, List<GuardDecision> decisions, Duration timeout,
+    public HealOutcome heal(String code, Resume resume, List<GuardDecision> decisions, Duration timeout,
                             Function<HealAnalysis, StaticDecision> stage) {
         return whileCrashed(() -> {
             healDecisions = List.copyOf(decisions);

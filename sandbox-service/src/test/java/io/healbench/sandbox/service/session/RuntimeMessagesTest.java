@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.outcome.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,7 +51,7 @@ class RuntimeMessagesTest {
                         "/nonexistent/lib/test/test_colorsys.py::T::t", List.of(), Map.of(), List.of(), List.of()));
         return new Session("unit", ws, Map.of("tenant", "t"), GuardMode.ENFORCE, new HealEventSink() {
             @Override
-            public void healApplied(SessionView session, int ordinal, int healPoint, String code, String resume, String exceptionType) {}
+            public void healApplied(SessionView session, int ordinal, int healPoint, String code, Resume resume, String exceptionType) {}
 
             @Override
             public void guardDecision(SessionView session, int ordinal, GuardDecision decision) {
@@ -84,6 +85,11 @@ class RuntimeMessagesTest {
         assertFalse(reply.outcome().applied());
         assertTrue(reply.outcome().error().rejected());
         assertEquals("FORBIDDEN", reply.outcome().error().reason());
+        assertEquals(Resume.SKIP, reply.outcome().resume());
+        assertInstanceOf(RuntimeMessage.Malformed.class, RuntimeMessageDecoder.decode(
+                "{\"type\":\"heal_result\",\"id\":\"8\",\"ok\":true,\"changed\":[],\"resume\":\"teleport\"}"),
+                "a resume this build does not know is not taken for another");
+
 
         RuntimeMessage.GuardEvent guard = assertInstanceOf(RuntimeMessage.GuardEvent.class, RuntimeMessageDecoder.decode(
                 "{\"type\":\"event\",\"kind\":\"guard_violation\",\"heal_point\":1,\"stage\":\"dynamic\",\"verdict\":\"blocked\",\"reason\":\"os.remove\"}"));
