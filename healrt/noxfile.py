@@ -25,7 +25,7 @@ import nox
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "dataset" / "tools"))
 
-from hbdata.preflight import wheelhouse_indexes  # noqa: E402  (the path above)
+from hbdata.wheels import wheelhouse_indexes  # noqa: E402  (the path above)
 from hbdata.subjects import DEBIAN_PYTHON_VERSION, PYENV_VERSIONS, SubjectError, cache_dir, interpreter  # noqa: E402
 
 nox.needs_version = ">=2026.8.17"  # --parallel and allow_parallel

@@ -1,6 +1,7 @@
 """A variant's workspace and its run plan (docs/dataset.md §5).
 
-WS/src holds copies of the project roots with the variant's patch applied, WS/tests the
+WS/src holds the project roots with the variant's patch applied (copies, or hard links into a
+wheel subject's read-only environment: sourcetree.py), WS/tests the
 instance's own target test (origin `instance`), WS/plan.json the single description of how to
 run the target test; Java's HealrtInvocation and hbdata's runner both build the healrt spec from it.
 """
@@ -8,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-from . import subjects
+from . import sourcetree, subjects
 from .instances import Instance, display_path, inside
 
 VARIANTS = ("buggy", "reference")
@@ -89,15 +89,19 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
         raise MaterializeError(f"workspace {workspace} is not empty")
     source_dir = workspace / "src"
     source_dir.mkdir(parents=True)
+    config = subject.config
+    # Only a wheel's environment is read-only in the cache, so only its files may be shared.
+    link = subject.kind == "wheel"
+    symlinked = frozenset(Path(subject.root) / path for path in (config.not_instrumented if config else []))
     for root in instance.project_roots:
-        _copy(Path(subject.root) / root, source_dir / root, f"{where}: project_roots: {root!r}")
+        _place(Path(subject.root) / root, source_dir / root, f"{where}: project_roots: {root!r}", link, symlinked)
     patch = instance.bug_patch if variant == "buggy" else instance.fix_patch
     if patch is not None:
+        sourcetree.detach([source_dir / path for path in sourcetree.patched_files(patch)])
         _apply(patch, source_dir, f"{instance.subject} ({variant})")
     target = _target_path(instance, Path(subject.root), workspace, where)
     node = f"{target}::{instance.target_test.partition('::')[2]}"
     basetemp = workspace / (instance.basetemp or "basetemp")
-    config = subject.config
     import_root = config.import_root if config else ""
     plan = Plan(
         instance=instance.id,
@@ -119,14 +123,11 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
     return plan
 
 
-def _copy(source: Path, destination: Path, what: str) -> None:
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    if source.is_dir():
-        shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    elif source.is_file():
-        shutil.copy2(source, destination)
-    else:
+def _place(source: Path, destination: Path, what: str, link: bool = False,
+           symlinked: frozenset[Path] = frozenset()) -> None:
+    if not source.exists():
         raise MaterializeError(f"{what}: not found in the subject ({source})")
+    sourcetree.place(source, destination, link=link, symlinked=symlinked)
 
 
 def _apply(patch: Path, source_dir: Path, onto: str) -> None:
@@ -150,7 +151,7 @@ def _target_path(instance: Instance, subject_root: Path, workspace: Path, where:
     relative = instance.target_test.partition("::")[0]
     if instance.target_test_origin == "instance":
         target = workspace / "tests" / relative
-        _copy(instance.dir / relative, target, f"{where}: target_test")
+        _place(instance.dir / relative, target, f"{where}: target_test")
         return target
     if any(inside(relative, root) for root in instance.project_roots):
         target = workspace / "src" / relative

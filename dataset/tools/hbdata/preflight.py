@@ -35,6 +35,7 @@ from . import subjects
 from .debian import FetchError
 from .instances import DATASET_DIR, Instance, InstanceError, instance_dirs, load_all, load_instance
 from .subjects import DEBIAN_PYTHON, DEBIAN_PYTHON_VERSION, PYENV_VERSIONS, SubjectError
+from .wheels import pip_install_command
 
 PURPOSES = ("run", "tests")
 READY, BAD_USAGE, NOT_READY = 0, 2, 3
@@ -42,9 +43,6 @@ REPO = DATASET_DIR.parent
 # Where system tools are looked up (not the caller's PATH: what the sandbox starts must be the
 # system's); HEALBENCH_TOOL_PATH replaces it (the tests point it at an empty directory).
 TOOL_PATH = "/usr/local/bin:/usr/bin:/bin"
-# Index URLs for pip, the first one --index-url, the others --extra-index-url. Both local
-# wheelhouses, always: with one alone pip also tries the public index and hangs in retries.
-WHEELHOUSE = "file:///opt/pypi/simple file:///opt/pypi-more/simple"
 _PROBE_TIMEOUT_S = 120
 _INSTALL_TIMEOUT_S = 1800
 # What a probe learns about an interpreter in one process: its stdlib directory and whether
@@ -86,16 +84,6 @@ class Missing:
 
     def message(self) -> str:
         return f"preflight: missing {self.what}: {self.advice}: {self.provides}"
-
-
-def wheelhouse_indexes() -> list[str]:
-    urls = (os.environ.get("HEALBENCH_WHEELHOUSE") or WHEELHOUSE).replace(",", " ").split()
-    return ["--index-url", urls[0], *[arg for url in urls[1:] for arg in ("--extra-index-url", url)]]
-
-
-def pip_install_command(python: Path, package: str = "pytest") -> list[str]:
-    return [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-            "--no-warn-script-location", *wheelhouse_indexes(), package]
 
 
 # --- what the checks look at -------------------------------------------------------------------
@@ -189,7 +177,7 @@ def pytest_missing(python: Path, version: str, found: Probe | None = None) -> Mi
     what = f"pytest for Python {version} ({python}{'' if plain else ': ' + problem})"
     if python == DEBIAN_PYTHON:
         return Missing(what, "apt-get install python3-pytest", fix=Fix("apt", "python3-pytest", "python3-pytest"))
-    return Missing(what, " ".join(pip_install_command(python)),
+    return Missing(what, " ".join(pip_install_command(python, "pytest")),
                    fix=Fix("wheelhouse", str(python), f"pytest for {version}"))
 
 
@@ -374,11 +362,7 @@ def in_cache(spec: str, config: subjects.SubjectConfig | None) -> bool:
         parsed = subjects.parse_subject(spec)
     except SubjectError:
         return False
-    cache = subjects.cache_dir()
-    entries = [subjects.dep_entry(cache, dep) for dep in (config.deps if config else [])]
-    if parsed.kind not in ("cpython-stdlib", "local"):
-        assert parsed.version is not None
-        entries.append(subjects.subject_entry(cache, parsed.kind, parsed.name, parsed.version))
+    entries = subjects.cache_entries(parsed, config, subjects.cache_dir())
     return all((entry / subjects.MARKER).is_file() for entry in entries)
 
 

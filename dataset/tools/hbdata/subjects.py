@@ -3,7 +3,8 @@
 A subject string (docs/dataset.md §2) names where code comes from; `dataset/subjects/<name>.yaml`
 (§3) says how to test it. `resolve` turns either into a `Subject`: a local tree plus the
 interpreter, the extra import path (`deps`) and everything a sandbox must be able to read.
-Fetches go to `<cache>/subjects/<kind>/<name>-<version>/` (§4), happen once, and are safe when
+Fetches go to `<cache>/subjects/<kind>/<name>-<version>/` (§4; a wheel subject's environment, from
+the local wheelhouses, to `<name>-<version>-<key of its pins>/`), happen once, and are safe when
 several processes race for the same subject: a lock file serialises them and the tree appears
 under its final name only by an atomic rename, with its `.hbdata-subject.json` already inside.
 """
@@ -24,13 +25,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from . import healrt_module
+from . import healrt_module, wheels
 from .debian import PYTHON_DIR, SOURCE_DIR, Apt, FetchError, run_tool
 
 # The repository's one reader of its YAML subset (healrt's: the runtime reads its default policy).
 yamlsubset = healrt_module("yamlsubset")
 
-__all__ = ["FetchError", "Subject", "SubjectConfig", "SubjectError", "cache_dir", "config_for",
+__all__ = ["FetchError", "Subject", "SubjectConfig", "SubjectError", "cache_dir", "cache_entries", "config_for",
            "fetch_command", "interpreter", "load_config", "parse_subject", "resolve"]
 
 DATASET = Path(__file__).resolve().parents[2]
@@ -45,11 +46,13 @@ PYENV_VERSIONS = ("3.11.7", "3.12.1", "3.13.0")
 _DEBIAN_KINDS = ("debian-source", "debian-package")
 
 _FORMS = ("cpython-stdlib@X.Y.Z, debian-source:<package>@<version>, "
-          "debian-package:<package>@<version>, git:<url>@<commit>, local:<path>")
+          "debian-package:<package>@<version>, wheel:<dist>@<version>, git:<url>@<commit>, local:<path>")
 _PYTHON_VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
 _DEBIAN_NAME = re.compile(r"[a-z0-9][a-z0-9+.-]+")
 _UPSTREAM_VERSION = re.compile(r"[0-9][A-Za-z0-9.+~]*")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
+_WHEEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_WHEEL_VERSION = re.compile(r"[0-9][A-Za-z0-9.+!_-]*")
 
 
 class SubjectError(ValueError):
@@ -75,6 +78,10 @@ class SubjectConfig:
     # The directory of the subject root that goes on sys.path ("src" for a src-layout tree such as
     # jinja2's); project_roots and expected_crash.file stay relative to the subject root.
     import_root: str = ""
+    # Paths under a project root that are not the project's pure-Python code (a wheel's compiled
+    # extensions, its shipped tests): a workspace gets them as symlinks into the subject, so they
+    # import as usual but are never copied, patched or instrumented (docs/dataset.md §5).
+    not_instrumented: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,6 +123,13 @@ def parse_subject(spec: str) -> ParsedSpec:
             raise bad(f"{name!r} is not a Debian package name")
         if not at or not _UPSTREAM_VERSION.fullmatch(version):
             raise bad(f"{version!r} is not an upstream version" if at else "no @<version>")
+        return ParsedSpec(kind, name, version, None)
+    if kind == "wheel":
+        name, at, version = rest.partition("@")
+        if not _WHEEL_NAME.fullmatch(name):
+            raise bad(f"{name!r} is not a distribution name")
+        if not at or not _WHEEL_VERSION.fullmatch(version):
+            raise bad(f"{version!r} is not a release version" if at else "no @<version>")
         return ParsedSpec(kind, name, version, None)
     if kind == "git":
         # URLs may contain '@' (git@host:repo), the commit never does: split at the last one.
@@ -175,7 +189,7 @@ def _prefix(python: Path) -> Path:
 # --- the catalog -------------------------------------------------------------------------------
 
 _REQUIRED = ("subject", "codebase", "python", "project_roots", "test_paths", "policy")
-_LISTS = ("project_roots", "test_paths", "pytest_args", "deselect", "deps")
+_LISTS = ("project_roots", "test_paths", "pytest_args", "deselect", "deps", "not_instrumented")
 
 
 def load_config(path: Path) -> SubjectConfig:
@@ -207,14 +221,22 @@ def load_config(path: Path) -> SubjectConfig:
     except SubjectError as error:
         raise bad("subject", str(error)) from error
     for dep in data["deps"]:
-        if not _DEBIAN_NAME.fullmatch(dep):
+        if parsed.kind == "wheel" and not wheels.PIN.fullmatch(dep):
+            raise bad("deps", f"{dep!r} is not a pin <dist>==<version> (a wheel subject installs exactly its pins)")
+        if parsed.kind != "wheel" and not _DEBIAN_NAME.fullmatch(dep):
             raise bad("deps", f"{dep!r} is not a Debian binary package name")
+    for path in data["not_instrumented"]:
+        if not any(path != root and path.startswith(root.rstrip("/") + "/") for root in data["project_roots"]):
+            raise bad("not_instrumented", f"{path!r} lies under none of the project_roots")
     if data["python"] not in (DEBIAN_PYTHON_VERSION, *PYENV_VERSIONS):
         raise bad("python", f"{data['python']!r} is not one of {DEBIAN_PYTHON_VERSION}, {', '.join(PYENV_VERSIONS)}")
     if parsed.kind == "cpython-stdlib" and data["python"] != parsed.version:
         raise bad("python", f"{data['python']} cannot test the stdlib of {parsed.version}")
     if parsed.kind in _DEBIAN_KINDS and data["python"] != DEBIAN_PYTHON_VERSION:
         raise bad("python", f"Debian packages are built for {DEBIAN_PYTHON_VERSION}, got {data['python']}")
+    if parsed.kind == "wheel" and data["python"] not in PYENV_VERSIONS:
+        raise bad("python", f"a wheel subject installs with a pyenv interpreter's pip ({', '.join(PYENV_VERSIONS)}), "
+                            f"got {data['python']}")
     if not (POLICIES_DIR / f"{data['policy']}.yaml").is_file():
         raise bad("policy", f"no {POLICIES_DIR / (data['policy'] + '.yaml')}")
     return SubjectConfig(**data)
@@ -292,6 +314,29 @@ def _fetch_debian_package(cache: Path, package: str, version: str | None, final:
     return _fetch_once(final, fill)
 
 
+def wheel_entry(cache: Path, dist: str, version: str, deps: list[str]) -> Path:
+    """Where a wheel subject's environment lives in the cache: one entry per set of pins."""
+    return subject_entry(cache, "wheel", dist, f"{version}-{wheels.environment_key(dist, version, deps)}")
+
+
+def _fetch_wheel(cache: Path, python: Path, dist: str, version: str, deps: list[str]) -> Path:
+    def fill(stage: Path) -> tuple[str, str]:
+        return wheels.SITE_DIR, wheels.install_environment(python, dist, version, deps, stage)
+    return _fetch_once(wheel_entry(cache, dist, version, deps), fill)
+
+
+def cache_entries(parsed: ParsedSpec, config: SubjectConfig | None, cache: Path) -> list[Path]:
+    """The cache entries resolving a subject fills (its own and its Debian deps'); none for the
+    stdlib and local: subjects."""
+    deps = config.deps if config else []
+    if parsed.kind in ("cpython-stdlib", "local"):
+        return [dep_entry(cache, dep) for dep in deps]
+    assert parsed.version is not None
+    if parsed.kind == "wheel":
+        return [wheel_entry(cache, parsed.name, parsed.version, deps)]
+    return [subject_entry(cache, parsed.kind, parsed.name, parsed.version), *[dep_entry(cache, dep) for dep in deps]]
+
+
 def _fetch_git(cache: Path, name: str, url: str, commit: str) -> Path:
     def fill(stage: Path) -> tuple[str, str]:
         checkout = stage / "checkout"
@@ -305,7 +350,7 @@ def _fetch_git(cache: Path, name: str, url: str, commit: str) -> Path:
     return _fetch_once(subject_entry(cache, "git", name, commit), fill)
 
 
-def _root_of(parsed: ParsedSpec, cache: Path) -> Path:
+def _root_of(parsed: ParsedSpec, cache: Path, python: Path, deps: list[str]) -> Path:
     if parsed.kind == "cpython-stdlib":
         assert parsed.version is not None
         major_minor = ".".join(parsed.version.split(".")[:2])
@@ -317,6 +362,9 @@ def _root_of(parsed: ParsedSpec, cache: Path) -> Path:
         assert parsed.version is not None
         final = subject_entry(cache, "debian-package", parsed.name, parsed.version)
         root = _fetch_debian_package(cache, parsed.name, parsed.version, final)
+    elif parsed.kind == "wheel":
+        assert parsed.version is not None
+        root = _fetch_wheel(cache, python, parsed.name, parsed.version, deps)
     elif parsed.kind == "git":
         assert parsed.location is not None and parsed.version is not None
         root = _fetch_git(cache, parsed.name, parsed.location, parsed.version)
@@ -347,12 +395,16 @@ def resolve(subject: str) -> Subject:
     parsed = parse_subject(spec)
     python = interpreter(config.python if config else _default_python(parsed))
     cache = cache_dir()
-    root = _root_of(parsed, cache)
-    deps = [_fetch_debian_package(cache, dep, None, dep_entry(cache, dep))
-            for dep in (config.deps if config else [])]
+    pins = config.deps if config else []
+    root = _root_of(parsed, cache, python, pins)
+    if parsed.kind == "wheel":
+        # The environment is the import path: the distribution's dependencies lie next to it.
+        deps = [root]
+    else:
+        deps = [_fetch_debian_package(cache, dep, None, dep_entry(cache, dep)) for dep in pins]
     # The subject root, the deps and the interpreter's prefix (a stdlib root lies inside it); /usr
     # is always visible.
-    readable = [root, *deps] + ([] if _prefix(python) == Path("/usr") else [_prefix(python)])
+    readable = list(dict.fromkeys([root, *deps])) + ([] if _prefix(python) == Path("/usr") else [_prefix(python)])
     return Subject(spec, parsed.kind, parsed.name, parsed.version, root, python, deps, readable, config)
 
 

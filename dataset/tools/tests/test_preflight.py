@@ -158,7 +158,7 @@ def test_a_broken_pytest_is_reported_with_its_error(tmp_path: Path) -> None:
 
 def test_the_wheelhouse_can_be_overridden(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HEALBENCH_WHEELHOUSE", "file:///srv/one file:///srv/two")
-    command = preflight.pip_install_command(Path("/p/bin/python"))
+    command = preflight.pip_install_command(Path("/p/bin/python"), "pytest")
     assert command[-5:] == ["--index-url", "file:///srv/one", "--extra-index-url", "file:///srv/two", "pytest"]
 
 
