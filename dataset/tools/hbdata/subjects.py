@@ -53,6 +53,13 @@ _UPSTREAM_VERSION = re.compile(r"[0-9][A-Za-z0-9.+~]*")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 _WHEEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _WHEEL_VERSION = re.compile(r"[0-9][A-Za-z0-9.+!_-]*")
+# The kinds spelled `<kind>:<name>@<version>`: what their name and version must look like.
+_DEBIAN_FORMS = ((_DEBIAN_NAME, "a Debian package name"), (_UPSTREAM_VERSION, "an upstream version"))
+_NAMED_KINDS = {
+    "debian-source": _DEBIAN_FORMS,
+    "debian-package": _DEBIAN_FORMS,
+    "wheel": ((_WHEEL_NAME, "a distribution name"), (_WHEEL_VERSION, "a release version")),
+}
 
 
 class SubjectError(ValueError):
@@ -117,19 +124,13 @@ def parse_subject(spec: str) -> ParsedSpec:
     kind, colon, rest = spec.partition(":")
     if not colon:
         raise bad("no kind")
-    if kind in _DEBIAN_KINDS:
+    if kind in _NAMED_KINDS:
+        (name_form, name_is), (version_form, version_is) = _NAMED_KINDS[kind]
         name, at, version = rest.partition("@")
-        if not _DEBIAN_NAME.fullmatch(name):
-            raise bad(f"{name!r} is not a Debian package name")
-        if not at or not _UPSTREAM_VERSION.fullmatch(version):
-            raise bad(f"{version!r} is not an upstream version" if at else "no @<version>")
-        return ParsedSpec(kind, name, version, None)
-    if kind == "wheel":
-        name, at, version = rest.partition("@")
-        if not _WHEEL_NAME.fullmatch(name):
-            raise bad(f"{name!r} is not a distribution name")
-        if not at or not _WHEEL_VERSION.fullmatch(version):
-            raise bad(f"{version!r} is not a release version" if at else "no @<version>")
+        if not name_form.fullmatch(name):
+            raise bad(f"{name!r} is not {name_is}")
+        if not at or not version_form.fullmatch(version):
+            raise bad(f"{version!r} is not {version_is}" if at else "no @<version>")
         return ParsedSpec(kind, name, version, None)
     if kind == "git":
         # URLs may contain '@' (git@host:repo), the commit never does: split at the last one.
