@@ -1,5 +1,6 @@
 package io.healbench.sandbox;
 
+import io.healbench.sandbox.service.process.GroupProcess;
 import io.healbench.proto.outcome.v1.ExitCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -440,25 +441,12 @@ class SandboxHostileCodeTest extends SandboxSessionTest {
     private int largestSandboxUidCount() {
         Map<Long, Integer> perUid = new HashMap<>();
         for (long pid : sessionProcesses()) {
-            long uid = realUid(Path.of("/proc", Long.toString(pid), "status"));
+            long uid = GroupProcess.realUid(Path.of("/proc", Long.toString(pid), "status"));
             if (uid > 0) {
                 perUid.merge(uid, 1, Integer::sum);
             }
         }
         return perUid.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    }
-
-    private static long realUid(Path status) {
-        try {
-            for (String line : Files.readAllLines(status, StandardCharsets.ISO_8859_1)) {
-                if (line.startsWith("Uid:")) {
-                    return Long.parseLong(line.substring(4).trim().split("\\s+")[0]);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // ended meanwhile
-        }
-        return -1;
     }
 
     private static String commandLine(Path proc) {

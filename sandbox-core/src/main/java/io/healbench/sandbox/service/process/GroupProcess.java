@@ -142,7 +142,8 @@ public final class GroupProcess {
         }
     }
 
-    private static long realUid(Path status) {
+    /** The real uid in a {@code /proc/<pid>/status} file; -1 when the process is gone. The isolation tests count by it too. */
+    public static long realUid(Path status) {
         try {
             // Latin-1: a process may name itself with bytes that are not UTF-8, and must not hide that way.
             for (String line : Files.readAllLines(status, StandardCharsets.ISO_8859_1)) {
