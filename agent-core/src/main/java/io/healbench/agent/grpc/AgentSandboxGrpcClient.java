@@ -1,15 +1,16 @@
 package io.healbench.agent.grpc;
 
 import io.healbench.agent.config.AgentSettings;
-import io.healbench.agent.service.AttemptSpec;
-import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.AgentSandbox;
+import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.SessionTools;
+import io.healbench.common.heal.Resume;
 import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.sandbox.v1.CloseSessionRequest;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.HealSessionRequest;
 import io.healbench.proto.sandbox.v1.ReraiseSessionRequest;
+import io.healbench.proto.sandbox.v1.ResumeModes;
 import io.healbench.proto.sandbox.v1.SandboxService;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.proto.sandbox.v1.WatchSessionRequest;
@@ -61,7 +62,7 @@ public class AgentSandboxGrpcClient implements AgentSandbox {
         HealSessionRequest request = HealSessionRequest.newBuilder()
                 .setName(session)
                 .setCode(code)
-                .setResume(AgentSandboxProtoMapper.resume(resume))
+                .setResume(ResumeModes.of(resume))
                 .build();
         return AgentSandboxProtoMapper.healReply(call("HealSession " + session, sandbox.healSession(request)));
     }

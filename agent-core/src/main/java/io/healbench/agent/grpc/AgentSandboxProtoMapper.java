@@ -3,7 +3,6 @@ package io.healbench.agent.grpc;
 import io.healbench.agent.service.AgentSandbox.HealReply;
 import io.healbench.agent.service.AgentSessionOutcome;
 import io.healbench.agent.service.CrashObservation;
-import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.ObservedFrame;
 import io.healbench.agent.service.ObservedLocal;
 import io.healbench.agent.service.ObservedStatement;
@@ -12,7 +11,6 @@ import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
 import io.healbench.proto.sandbox.v1.HealResult;
 import io.healbench.proto.sandbox.v1.Outcome;
-import io.healbench.proto.sandbox.v1.ResumeMode;
 
 /** Maps the sandbox protos to the agent's domain and back. */
 final class AgentSandboxProtoMapper {
@@ -44,14 +42,6 @@ final class AgentSandboxProtoMapper {
         return new AgentSessionOutcome(outcome.getSummary().getProceeded(), outcome.getSummary().getPassed(),
                 OutcomeProtos.exitCause(outcome.getSummary().getExitCause()), outcome.getExitCode(), outcome.getSummary().getWallTimeMs(), outcome.getDetail(), outcome.getTraceSimilarity(),
                 outcome.getReported());
-    }
-
-    static ResumeMode resume(Resume resume) {
-        return switch (resume) {
-            case SKIP -> ResumeMode.SKIP;
-            case RETRY -> ResumeMode.RETRY;
-            case RETURN -> ResumeMode.RETURN;
-        };
     }
 
     /** The refusal reason the agent sees: the error's reason and message, then the heal's traceback. */

@@ -1,6 +1,7 @@
 package io.healbench.sandbox.grpc;
 
 import com.google.protobuf.Timestamp;
+import io.healbench.common.heal.Resume;
 import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.outcome.v1.OutcomeProtos;
 import io.healbench.proto.sandbox.v1.CodeMatch;
@@ -17,6 +18,7 @@ import io.healbench.proto.sandbox.v1.ReadFileResponse;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ResourceUse;
 import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.sandbox.v1.ResumeModes;
 import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
@@ -24,7 +26,6 @@ import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.SandboxException;
 import io.healbench.sandbox.service.model.HealOutcome;
 import io.healbench.sandbox.service.model.ProbeOutcome;
-import io.healbench.common.heal.Resume;
 import io.healbench.sandbox.service.model.SessionView;
 import io.healbench.sandbox.service.workspace.CodeSearchResult;
 import io.healbench.sandbox.service.workspace.FileExcerpt;
@@ -56,10 +57,6 @@ final class SandboxProtoMapper {
             case UNRECOGNIZED -> throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "RESUME_MODE_INVALID",
                     "resume must be SKIP, RETRY or RETURN");
         };
-    }
-
-    static ResumeMode resume(Resume resume) {
-        return ResumeMode.valueOf(resume.name());
     }
 
     static Session session(SessionView view) {
@@ -128,7 +125,7 @@ final class SandboxProtoMapper {
                 .setApplied(h.applied())
                 .setTraceback(text(h.traceback()))
                 .addAllChanged(h.changed())
-                .setResumed(resume(h.resume()));
+                .setResumed(ResumeModes.of(h.resume()));
         if (h.error() != null) {
             out.setError(SandboxErrors.status(h.error()));
         }

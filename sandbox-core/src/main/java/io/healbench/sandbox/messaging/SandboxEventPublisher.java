@@ -1,13 +1,13 @@
 package io.healbench.sandbox.messaging;
 
-import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.common.heal.Resume;
 import com.google.protobuf.Timestamp;
+import io.healbench.common.guard.GuardDecision;
+import io.healbench.common.heal.Resume;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.HealApplied;
 import io.healbench.proto.guard.v1.GuardProtos;
+import io.healbench.proto.sandbox.v1.ResumeModes;
 import io.healbench.sandbox.service.heal.HealEventSink;
-import io.healbench.common.guard.GuardDecision;
 import io.healbench.sandbox.service.model.SessionView;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +39,7 @@ public class SandboxEventPublisher implements HealEventSink {
     @Override
     public void healApplied(SessionView session, int ordinal, int healPoint, String code, Resume resume, String exceptionType) {
         publish("heal_applied", attributed(session, ordinal, "heal_applied").setHealApplied(HealApplied.newBuilder()
-                .setHealPoint(healPoint).setCode(code).setResume(ResumeMode.valueOf(resume.name())).setExceptionType(exceptionType)).build());
+                .setHealPoint(healPoint).setCode(code).setResume(ResumeModes.of(resume)).setExceptionType(exceptionType)).build());
     }
 
     @Override
