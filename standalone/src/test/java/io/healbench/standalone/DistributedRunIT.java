@@ -1,6 +1,5 @@
 package io.healbench.standalone;
 
-import io.healbench.proto.outcome.v1.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +11,6 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
-import io.healbench.agent.llmstub.LlmStubScript;
 import io.healbench.agent.llmstub.LlmStubServer;
 import io.healbench.auth.ServiceTokens;
 import io.healbench.cli.ExitStatus;
@@ -33,6 +31,7 @@ import io.healbench.proto.bench.v1.Run;
 import io.healbench.proto.bench.v1.WatchRunRequest;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.guard.v1.GuardStage;
+import io.healbench.proto.outcome.v1.FailureClass;
 import io.healbench.testsupport.PostgresTestResource;
 import io.healbench.testsupport.RabbitMqTestResource;
 import io.healbench.testsupport.ServiceProcess;
@@ -107,19 +106,10 @@ class DistributedRunIT {
         BROKER_AND_DATABASE.putAll(BROKER.start());
         BROKER_AND_DATABASE.putAll(DATABASE.start());
         traces = OtlpTraceReceiver.start();
-        llm = LlmStubServer.start(LlmStubScript.load(root.resolve("scripts/llm-stub/toolloop-heal.yaml")), "127.0.0.1", 0, null);
+        llm = StubBackbone.serve(root.resolve("scripts/llm-stub/toolloop-heal.yaml"));
         Path backbones = Files.createTempFile("healbench-backbones", ".yaml");
-        Files.writeString(backbones, """
-                backbones:
-                  stub:
-                    provider: openai
-                    model: stub-model
-                    base_url: %s
-                    api_key_env: HEALBENCH_IT_LLM_KEY
-                    max_output_tokens: 512
-                    max_retries: 0
-                    prices: {input: 1.0, output: 4.0}
-                """.formatted(llm.openAiBaseUrl()));
+        StubBackbone.write(backbones, "openai", llm.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_LLM_KEY",
+                "prices: {input: 1.0, output: 4.0}");
         // Start order follows the call graph so each client finds its server; the agent declares its work queue
         // before bench-service publishes to it.
         start(root, "guard-service", 8101, Map.of());

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.healbench.agent.llmstub.LlmStubScript;
 import io.healbench.agent.llmstub.LlmStubServer;
 import io.healbench.proto.agent.v1.ConnectRequest;
 import io.healbench.proto.agent.v1.ConnectResponse;
@@ -123,19 +122,9 @@ class ExternalAgentStandaloneIT {
         Path backbones = work.resolve("backbones.yaml");
         JsonNode internal;
         JsonNode internalTrajectory;
-        try (LlmStubServer llm = LlmStubServer.start(LlmStubScript.load(root.resolve("scripts/llm-stub/toolloop-heal.yaml")),
-                "127.0.0.1", 0, null)) {
-            Files.writeString(backbones, """
-                    backbones:
-                      stub:
-                        provider: openai
-                        model: stub-model
-                        base_url: %s
-                        api_key_env: HEALBENCH_PARITY_UNUSED_KEY
-                        api_key_required: false
-                        max_output_tokens: 512
-                        max_retries: 0
-                    """.formatted(llm.openAiBaseUrl()));
+        try (LlmStubServer llm = StubBackbone.serve(root.resolve("scripts/llm-stub/toolloop-heal.yaml"))) {
+            StubBackbone.write(backbones, "openai", llm.openAiBaseUrl(), "api_key_env: HEALBENCH_PARITY_UNUSED_KEY",
+                    "api_key_required: false");
             ProcessRunner.Result toolloop = ProcessRunner.run(List.of("java", "-jar",
                     root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json", "--instances", instance,
                     "--agent", "toolloop", "--backbone", "stub", "--backbones", backbones.toString()),

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.healbench.agent.llmstub.LlmStubScript;
 import io.healbench.agent.llmstub.LlmStubServer;
 import io.healbench.cli.ExitStatus;
 import java.io.IOException;
@@ -46,8 +45,9 @@ class LlmAgentRunIT {
         Path cassette = work.resolve("cassette");
         Path backbones = work.resolve("backbones.yaml");
         Run recorded;
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/toolloop-heal.yaml"))) {
-            writeBackbone(backbones, "openai", server.openAiBaseUrl(), "prices: {input: 1.0, output: 4.0}");
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/toolloop-heal.yaml"))) {
+            StubBackbone.write(backbones, "openai", server.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 1.0, output: 4.0}");
             recorded = run(root, "toolloop", slice, backbones, "--llm-cassette", cassette.toString(), "--record");
             assertTrue(server.requestsServed() > 0);
             server.requestBodies().forEach(body -> assertFalse(body.contains(SECRET)));
@@ -93,8 +93,9 @@ class LlmAgentRunIT {
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 5);
         Path backbones = Files.createTempDirectory("healbench-llm-it").resolve("backbones.yaml");
 
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/healer-heal.yaml"))) {
-            writeBackbone(backbones, "openai", server.openAiBaseUrl(), "prices: {input: 1.0, output: 4.0}");
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/healer-heal.yaml"))) {
+            StubBackbone.write(backbones, "openai", server.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 1.0, output: 4.0}");
             Run healer = run(root, "healer", slice, backbones);
             assertTrue(healer.summary.get("proceeded").asInt() >= 3, "the healer healed at least 3: " + healer.summary);
             for (String id : slice) {
@@ -107,8 +108,9 @@ class LlmAgentRunIT {
                     && !body.contains("\"tools\"")), "the healer offers no tools, over chat completions");
         }
 
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/mini-heal.yaml"))) {
-            writeBackbone(backbones, "anthropic", server.anthropicBaseUrl(), "prices: {input: 3.0, output: 15.0}");
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/mini-heal.yaml"))) {
+            StubBackbone.write(backbones, "anthropic", server.anthropicBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 3.0, output: 15.0}");
             Run mini = run(root, "mini", slice, backbones);
             assertTrue(mini.summary.get("proceeded").asInt() >= 3, "mini healed at least 3: " + mini.summary);
             int probes = 0;
@@ -132,8 +134,9 @@ class LlmAgentRunIT {
         Path root = ProcessRunner.repoRoot();
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 2);
         Path backbones = Files.createTempDirectory("healbench-llm-it").resolve("backbones.yaml");
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/never-heals.yaml"))) {
-            writeBackbone(backbones, "anthropic", server.anthropicBaseUrl(), "prices: {input: 1.0, output: 4.0}");
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/never-heals.yaml"))) {
+            StubBackbone.write(backbones, "anthropic", server.anthropicBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 1.0, output: 4.0}");
             Run run = run(root, "toolloop", slice, backbones, "--limits", "calls=3");
             assertEquals(3 * slice.size(), server.requestsServed(), "exactly the allowed calls reached the model");
             assertEquals(0, run.summary.get("proceeded").asInt(), run.summary.toString());
@@ -157,8 +160,9 @@ class LlmAgentRunIT {
         Path root = ProcessRunner.repoRoot();
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 1);
         Path backbones = Files.createTempDirectory("healbench-llm-it").resolve("backbones.yaml");
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/malformed.yaml"))) {
-            writeBackbone(backbones, "openai", server.openAiBaseUrl(), "prices: {input: 1.0, output: 4.0}");
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/malformed.yaml"))) {
+            StubBackbone.write(backbones, "openai", server.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 1.0, output: 4.0}");
             Run run = run(root, "mini", slice, backbones);
             JsonNode usage = run.instance(slice.get(0), "report.json").get("usage");
             List<String> exits = texts(usage.get("heal_point_exits"));
@@ -184,11 +188,12 @@ class LlmAgentRunIT {
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 3);
         Path backbones = Files.createTempDirectory("healbench-llm-it").resolve("backbones.yaml");
         double cap = 0.1;
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/never-heals.yaml"))) {
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/never-heals.yaml"))) {
             // About 3,000 input tokens a call at $5 per million: some $0.015 a call, so 12 calls would cost about $0.2.
             // An attempt's first call is bounded at a token per byte of all it sends (some $0.06), so a later
             // attempt finds no room left for it.
-            writeBackbone(backbones, "openai", server.openAiBaseUrl(), "prices: {input: 5.0, output: 5.0}");
+            StubBackbone.write(backbones, "openai", server.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 5.0, output: 5.0}");
             Run run = run(root, "toolloop", slice, backbones, "--parallel", "1", "--limits", "calls=4",
                     "--run-cost-limit", String.valueOf(cap));
             double spent = run.summary.get("cost_usd").asDouble();
@@ -219,7 +224,7 @@ class LlmAgentRunIT {
     void aCostLimitOnAnUnpricedBackboneIsRefusedUpFront() throws Exception {
         Path root = ProcessRunner.repoRoot();
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 1);
-        try (LlmStubServer server = stub(root.resolve("scripts/llm-stub/reraise.yaml"))) {
+        try (LlmStubServer server = StubBackbone.serve(root.resolve("scripts/llm-stub/reraise.yaml"))) {
             String adHoc = "openai:stub-model@" + server.openAiBaseUrl();
             for (List<String> limit : List.of(List.of("--limits", "cost_usd=0.5"), List.of("--run-cost-limit", "2"))) {
                 List<String> arguments = new ArrayList<>(List.of("--instances", slice.get(0), "--agent", "toolloop",
@@ -319,8 +324,9 @@ class LlmAgentRunIT {
                 JSON.writeValueAsString(referenceCache.toString()),
                 JSON.writeValueAsString(Pattern.quote(searched)), JSON.writeValueAsString(Pattern.quote(ownLine))));
         Path backbones = work.resolve("backbones.yaml");
-        try (LlmStubServer server = stub(script)) {
-            writeBackbone(backbones, "openai", server.openAiBaseUrl(), "prices: {input: 1.0, output: 4.0}");
+        try (LlmStubServer server = StubBackbone.serve(script)) {
+            StubBackbone.write(backbones, "openai", server.openAiBaseUrl(), "api_key_env: HEALBENCH_IT_KEY",
+                    "prices: {input: 1.0, output: 4.0}");
             Run run = run(root, "toolloop", List.of(id), backbones);
             assertTrue(server.requestsServed() >= 4, "the agent made every move");
             JsonNode trajectory = run.instance(id, "trajectory.json");
@@ -356,25 +362,6 @@ class LlmAgentRunIT {
                 }
             }
         }
-    }
-
-    private static LlmStubServer stub(Path script) {
-        return LlmStubServer.start(LlmStubScript.load(script), "127.0.0.1", 0, null);
-    }
-
-    /** A backbones file with one backbone, {@code stub}, whose key is {@link #SECRET} in HEALBENCH_IT_KEY. */
-    private static void writeBackbone(Path file, String provider, String baseUrl, String prices) throws IOException {
-        Files.writeString(file, """
-                backbones:
-                  stub:
-                    provider: %s
-                    model: stub-model
-                    base_url: %s
-                    api_key_env: HEALBENCH_IT_KEY
-                    max_output_tokens: 512
-                    max_retries: 0
-                    %s
-                """.formatted(provider, baseUrl, prices));
     }
 
     /** Runs {@code agent} over the slice with the {@code stub} backbone of {@code backbones}; it must exit 0. */

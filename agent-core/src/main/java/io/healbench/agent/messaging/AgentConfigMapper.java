@@ -1,7 +1,6 @@
 package io.healbench.agent.messaging;
 
 import io.healbench.agent.cassette.CassetteMode;
-import io.healbench.agent.service.AgentUsage;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.Limits;
 import io.healbench.agent.service.LlmSettings;
@@ -13,7 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Maps the wire's {@code AgentConfig} and {@code AgentUsage} to the domain and back; unset limits take defaults. */
+/** Maps the wire's {@code AgentConfig} and {@code AttemptRequest} to the domain; unset limits take defaults. */
 public final class AgentConfigMapper {
 
     private AgentConfigMapper() {
@@ -67,23 +66,5 @@ public final class AgentConfigMapper {
             case CASSETTE_RECORD_MISSING -> CassetteMode.RECORD_MISSING;
             case CASSETTE_OFF, CASSETTE_MODE_UNSPECIFIED, UNRECOGNIZED -> CassetteMode.OFF;
         };
-    }
-
-    static io.healbench.proto.agent.v1.AgentUsage usage(AgentUsage usage) {
-        return io.healbench.proto.agent.v1.AgentUsage.newBuilder()
-                .setLlmCalls(usage.llmCalls())
-                .setInputTokens(usage.inputTokens())
-                .setCachedInputTokens(usage.cachedInputTokens())
-                .setOutputTokens(usage.outputTokens())
-                .setCostUsd(usage.costUsd())
-                .setPriced(usage.priced())
-                .setProbes(usage.probes())
-                .setExplores(usage.explores())
-                .setHeals(usage.heals())
-                .setReraises(usage.reraises())
-                .setFormatErrors(usage.formatErrors())
-                .addAllHealPointExits(usage.healPointExits())
-                .setSelfReported(usage.selfReported())
-                .build();
     }
 }

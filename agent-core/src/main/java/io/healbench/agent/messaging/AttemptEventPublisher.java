@@ -1,13 +1,14 @@
 package io.healbench.agent.messaging;
 
-import io.healbench.proto.outcome.v1.OutcomeProtos;
 import com.google.protobuf.Timestamp;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.external.AttemptOutcomes;
+import io.healbench.proto.agent.v1.AgentUsageProtos;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.AttemptStarted;
+import io.healbench.proto.outcome.v1.OutcomeProtos;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -56,7 +57,7 @@ public class AttemptEventPublisher implements AttemptOutcomes {
                         .setFailureClass(OutcomeProtos.failureClass(result.failureClass()))
                         .setDetail(result.detail())
                         .setTraceSimilarity(result.traceSimilarity())
-                        .setUsage(AgentConfigMapper.usage(result.usage()))
+                        .setUsage(AgentUsageProtos.toProto(result.usage()))
                         .setTrajectoryJson(result.trajectoryJson()))
                 .build();
         return publish(event, "completed");

@@ -1,5 +1,6 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.usage.AgentUsage;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;

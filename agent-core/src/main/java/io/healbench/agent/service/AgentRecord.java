@@ -1,5 +1,6 @@
 package io.healbench.agent.service;
 
+import io.healbench.common.usage.AgentUsage;
 import java.util.Objects;
 
 /**

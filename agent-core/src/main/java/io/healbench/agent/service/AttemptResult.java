@@ -2,6 +2,7 @@ package io.healbench.agent.service;
 
 import io.healbench.common.outcome.ExitCause;
 import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.usage.AgentUsage;
 
 /**
  * The end of one attempt, with what its agent used ({@code usage}) and its trajectory (empty for agents that keep

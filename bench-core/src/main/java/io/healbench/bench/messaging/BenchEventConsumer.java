@@ -2,12 +2,11 @@ package io.healbench.bench.messaging;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.healbench.bench.service.BenchAgentUsage;
 import io.healbench.bench.service.BenchContexts;
 import io.healbench.bench.service.BenchEventIngestor;
 import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.common.guard.GuardDecision;
-import io.healbench.proto.agent.v1.AgentUsage;
+import io.healbench.proto.agent.v1.AgentUsageProtos;
 import io.healbench.proto.events.v1.AttemptCompleted;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.guard.v1.GuardProtos;
@@ -81,7 +80,7 @@ public class BenchEventConsumer {
                 outcome = new BenchIncomingEvent.Outcome(s.getProceeded(), s.getPassed(), s.getHealPoints(),
                         s.getHealsApplied(), s.getHealsRejected(), c.getExceptionType(), OutcomeProtos.exitCause(s.getExitCause()),
                         s.getWallTimeMs(), OutcomeProtos.failureClass(c.getFailureClass()), c.getDetail(), c.getTraceSimilarity(),
-                        usage(c.getUsage()), c.getTrajectoryJson());
+                        AgentUsageProtos.fromProto(c.getUsage()), c.getTrajectoryJson());
             }
             default -> kind = BenchIncomingEvent.Kind.UNKNOWN;
         }
@@ -90,12 +89,5 @@ public class BenchEventConsumer {
                 ? event.toBuilder().setCompleted(event.getCompleted().toBuilder().clearTrajectoryJson()).build() : event;
         return new BenchIncomingEvent(event.getEventId(), event.getTenant(), event.getRunId(), event.getAttemptId(),
                 time, kind, JSON.print(stored), outcome, decision);
-    }
-
-    private static BenchAgentUsage usage(AgentUsage u) {
-        return new BenchAgentUsage(u.getLlmCalls(), u.getInputTokens(), u.getCachedInputTokens(), u.getOutputTokens(),
-                u.getCostUsd(), u.getPriced() || u.getLlmCalls() == 0,
-                u.getProbes(), u.getExplores(), u.getHeals(), u.getReraises(), u.getFormatErrors(),
-                u.getHealPointExitsList(), u.getSelfReported());
     }
 }

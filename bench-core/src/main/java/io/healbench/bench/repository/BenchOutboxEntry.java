@@ -2,7 +2,6 @@ package io.healbench.bench.repository;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
@@ -12,17 +11,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "bench_outbox")
-public class BenchOutboxEntry {
-
-    @Id
-    @Column(name = "attempt_id")
-    public String attemptId;
-
-    @Column(nullable = false)
-    public String tenant;
-
-    @Column(name = "run_id", nullable = false)
-    public String runId;
+public class BenchOutboxEntry extends AttemptKeyedRow {
 
     @Column(name = "create_time", nullable = false)
     public Instant createTime;
@@ -40,9 +29,7 @@ public class BenchOutboxEntry {
 
     public static BenchOutboxEntry of(BenchAttempt attempt) {
         BenchOutboxEntry entry = new BenchOutboxEntry();
-        entry.attemptId = attempt.id;
-        entry.tenant = attempt.tenant;
-        entry.runId = attempt.runId;
+        entry.keyTo(attempt);
         entry.createTime = attempt.createTime;
         return entry;
     }

@@ -2,7 +2,6 @@ package io.healbench.bench.repository;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
@@ -11,26 +10,14 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "bench_trajectory")
-public class BenchTrajectory {
-
-    @Id
-    @Column(name = "attempt_id")
-    public String attemptId;
-
-    @Column(nullable = false)
-    public String tenant;
-
-    @Column(name = "run_id", nullable = false)
-    public String runId;
+public class BenchTrajectory extends AttemptKeyedRow {
 
     @Column(columnDefinition = "text", nullable = false)
     public String json;
 
     public static BenchTrajectory of(BenchAttempt attempt, String json) {
         BenchTrajectory kept = new BenchTrajectory();
-        kept.attemptId = attempt.id;
-        kept.tenant = attempt.tenant;
-        kept.runId = attempt.runId;
+        kept.keyTo(attempt);
         kept.json = json;
         return kept;
     }

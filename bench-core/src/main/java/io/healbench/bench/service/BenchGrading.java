@@ -3,6 +3,7 @@ package io.healbench.bench.service;
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchRun;
 import io.healbench.bench.repository.BenchUsage;
+import io.healbench.common.usage.AgentUsage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -103,7 +104,7 @@ final class BenchGrading {
         run.usage = new BenchUsage();
     }
 
-    private static BenchUsage usage(BenchAgentUsage reported) {
+    private static BenchUsage usage(AgentUsage reported) {
         BenchUsage usage = new BenchUsage();
         usage.llmCalls = reported.llmCalls();
         usage.inputTokens = reported.inputTokens();

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.healbench.common.guard.GuardDecision;
 import io.healbench.common.outcome.ExitCause;
 import io.healbench.common.outcome.FailureClass;
-import java.time.temporal.ChronoUnit;
-
+import io.healbench.common.usage.AgentUsage;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * An attempt event as the ingestor needs it, whatever transport brought it. {@code payloadJson} is
@@ -47,7 +47,7 @@ public record BenchIncomingEvent(
      */
     public record Outcome(boolean proceeded, boolean passed, int healPoints, int healsApplied, int healsRejected,
             String exceptionType, ExitCause exitCause, long wallTimeMs, FailureClass failureClass, String detail,
-            double traceSimilarity, BenchAgentUsage usage, String trajectoryJson) {
+            double traceSimilarity, AgentUsage usage, String trajectoryJson) {
     }
 
     /** bench-service's own events say so in their payload's {@value #OWN_SOURCE_FIELD} field. */
@@ -68,7 +68,7 @@ public record BenchIncomingEvent(
         return new BenchIncomingEvent(attemptId + "/completed", tenant, runId, attemptId, time, Kind.COMPLETED,
                 "{\"" + OWN_SOURCE_FIELD + "\":\"" + OWN_SOURCE + "\",\"detail\":" + TextNode.valueOf(detail) + "}",
                 new Outcome(false, false, 0, 0, 0, "", ExitCause.NOT_STARTED, 0, FailureClass.INFRASTRUCTURE, detail, 0.0,
-                        BenchAgentUsage.NONE, ""),
+                        AgentUsage.NONE, ""),
                 null);
     }
 }

@@ -1,12 +1,13 @@
 package io.healbench.bench.service;
 
-import io.healbench.common.outcome.ExitCause;
-import io.healbench.common.outcome.FailureClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.healbench.bench.repository.BenchAttempt;
 import io.healbench.bench.repository.BenchAttempt.OutcomeClass;
 import io.healbench.bench.repository.BenchRun;
+import io.healbench.common.outcome.ExitCause;
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.usage.AgentUsage;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class BenchGradingTest {
 
     private static BenchIncomingEvent.Outcome outcome(FailureClass failureClass, int applied, boolean proceeded, boolean passed,
             String... exits) {
-        BenchAgentUsage usage = new BenchAgentUsage(0, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, List.of(exits), false);
+        AgentUsage usage = new AgentUsage(0, 0, 0, 0, 0, true, 0, 0, 0, 0, 0, List.of(exits), false);
         return new BenchIncomingEvent.Outcome(proceeded, passed, 1, applied, 0, "TypeError", ExitCause.EXITED, 10, failureClass, "why", 0.5,
                 usage, "");
     }

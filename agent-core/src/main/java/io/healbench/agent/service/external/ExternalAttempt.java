@@ -1,10 +1,8 @@
 package io.healbench.agent.service.external;
 
-import io.healbench.common.outcome.FailureClass;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.AgentRecord;
-import io.healbench.agent.service.AgentUsage;
 import io.healbench.agent.service.AttemptResult;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.HealPoint;
@@ -15,6 +13,8 @@ import io.healbench.agent.service.llm.ActionCatalog;
 import io.healbench.agent.service.llm.ActionSurface;
 import io.healbench.agent.service.llm.HealPointExit;
 import io.healbench.agent.service.llm.Trajectory;
+import io.healbench.common.outcome.FailureClass;
+import io.healbench.common.usage.AgentUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

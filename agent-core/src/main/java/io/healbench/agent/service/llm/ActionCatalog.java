@@ -1,6 +1,8 @@
 package io.healbench.agent.service.llm;
 
+import io.healbench.common.heal.Resume;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ public final class ActionCatalog {
                 + "resume: skip (continue after the failing statement), retry (run it again) or return (the function "
                 + "returns the value assigned to _return_). Ends the heal point when applied.", List.of(
                 new Parameter("code", Type.STRING, true, "HealCore statements", List.of()),
-                new Parameter("resume", Type.STRING, true, "how execution resumes", List.of("skip", "retry", "return")))));
+                new Parameter("resume", Type.STRING, true, "how execution resumes", Arrays.stream(Resume.values()).map(Resume::wireName).toList()))));
         add(new Tool(RERAISE, "Give up on this crash: the original exception propagates. Ends the heal point.",
                 List.of(new Parameter("reason", Type.STRING, true, "why no heal is possible", List.of()))));
         add(new Tool(READ_FILE, "Read lines of a source file of the program (read-only).", List.of(

@@ -2,8 +2,8 @@ package io.healbench.agent.service.llm;
 
 import io.healbench.agent.service.AgentDecision;
 import io.healbench.agent.service.HealPoint;
-import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.SessionTools;
+import io.healbench.common.heal.Resume;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -50,7 +50,7 @@ public final class ActionSurface {
                 case ActionCatalog.GET_CRASH -> Result.observed(CrashBrief.render(point.crash()), point.crash());
                 case ActionCatalog.PROBE -> probe(action);
                 case ActionCatalog.HEAL -> Result.decided(new AgentDecision.Heal(text(action, "code"),
-                        Resume.valueOf(text(action, "resume").toUpperCase(Locale.ROOT))));
+                        Resume.parse(text(action, "resume"))));
                 case ActionCatalog.RERAISE -> Result.decided(new AgentDecision.Reraise(text(action, "reason")));
                 case ActionCatalog.READ_FILE -> readFile(action);
                 case ActionCatalog.LIST_FILES -> listFiles(action);

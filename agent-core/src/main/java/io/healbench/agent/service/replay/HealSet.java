@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -27,8 +25,6 @@ public record HealSet(Path file, List<Heal> heals) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TOP_FIELDS = Set.of("heals");
     private static final Set<String> HEAL_FIELDS = Set.of("code", "resume");
-    private static final String RESUME_NAMES = Arrays.stream(Resume.values())
-            .map(r -> r.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
 
     public HealSet {
         heals = List.copyOf(heals);
@@ -79,18 +75,17 @@ public record HealSet(Path file, List<Heal> heals) {
         }
         JsonNode resume = node.get("resume");
         if (resume == null || !resume.isTextual()) {
-            throw new HealSetException(file + ": " + where + ".resume must be one of " + RESUME_NAMES);
+            throw new HealSetException(file + ": " + where + ".resume is missing or not a string");
         }
         return new Heal(code.asText(), resume(file, resume.asText(), where));
     }
 
     private static Resume resume(Path file, String text, String where) {
-        for (Resume resume : Resume.values()) {
-            if (resume.name().toLowerCase(Locale.ROOT).equals(text)) {
-                return resume;
-            }
+        try {
+            return Resume.parse(text);
+        } catch (IllegalArgumentException unknown) {
+            throw new HealSetException(file + ": " + where + "." + unknown.getMessage());
         }
-        throw new HealSetException(file + ": " + where + ".resume must be one of " + RESUME_NAMES + ", got '" + text + "'");
     }
 
     private static void refuseUnknownFields(Path file, JsonNode node, Set<String> known, String prefix) {

@@ -11,11 +11,11 @@ import io.healbench.agent.service.AgentDecision.Reraise;
 import io.healbench.agent.service.AttemptSpec;
 import io.healbench.agent.service.CrashObservation;
 import io.healbench.agent.service.HealPoint;
-import io.healbench.common.heal.Resume;
 import io.healbench.agent.service.LlmSettings;
 import io.healbench.agent.service.ObservedStatement;
 import io.healbench.agent.service.RejectedHeal;
 import io.healbench.common.guard.GuardMode;
+import io.healbench.common.heal.Resume;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,9 +60,9 @@ class ReplayAgentTest {
             code missing         | {"heals": [{"resume": "skip"}]}                      | heals[0].code must be a non-empty string
             code blank           | {"heals": [{"code": " ", "resume": "skip"}]}         | heals[0].code must be a non-empty string
             code not a string    | {"heals": [{"code": 1, "resume": "skip"}]}           | heals[0].code must be a non-empty string
-            resume missing       | {"heals": [{"code": "x = 0"}]}                       | heals[0].resume must be one of skip, retry, return
-            resume unknown       | {"heals": [{"code": "pass", "resume": "skip"}, {"code": "x = 0", "resume": "again"}]} | heals[1].resume must be one of skip, retry, return, got 'again'
-            resume in upper case | {"heals": [{"code": "x = 0", "resume": "RETRY"}]}    | heals[0].resume must be one of skip, retry, return, got 'RETRY'
+            resume missing       | {"heals": [{"code": "x = 0"}]}                       | heals[0].resume is missing or not a string
+            resume unknown       | {"heals": [{"code": "pass", "resume": "skip"}, {"code": "x = 0", "resume": "again"}]} | heals[1].resume must be skip, retry or return, got 'again'
+            resume in upper case | {"heals": [{"code": "x = 0", "resume": "RETRY"}]}    | heals[0].resume must be skip, retry or return, got 'RETRY'
             unknown heal field   | {"heals": [{"code": "x = 0", "resume": "skip", "why": "t"}]} | unknown field 'heals[0].why'
             """)
     void malformedFileIsRefusedNamingTheFileAndTheField(String name, String content, String expected) throws IOException {

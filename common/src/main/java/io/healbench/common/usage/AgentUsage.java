@@ -1,11 +1,12 @@
-package io.healbench.agent.service;
+package io.healbench.common.usage;
 
 import java.util.List;
 
 /**
- * What an attempt's agent used and did: model calls and tokens as the provider reported them, their cost from the
- * price table ({@code priced} false when a call had no price), its actions, and one exit status per heal point.
- * {@code selfReported}: the calls, tokens and cost are what an external agent said of itself, unverified.
+ * What an attempt's agent used and did: model calls and tokens as the provider reported them ({@code inputTokens}
+ * counting cached ones too), their cost from the price table ({@code priced} false when a call had no price), its
+ * actions, and one exit status per heal point. {@code selfReported}: the calls, tokens and cost are what an external
+ * agent said of itself, unverified. The agent worker reports it and bench-service grades with it.
  */
 public record AgentUsage(
         int llmCalls, long inputTokens, long cachedInputTokens, long outputTokens, double costUsd, boolean priced,
