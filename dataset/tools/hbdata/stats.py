@@ -1,5 +1,6 @@
 """`hbdata stats` (docs/dataset.md §7): validates what has no record for its current digest, then
-counts the validated instances by code base, tier and error type."""
+counts the validated instances by code base, tier and error type, next to the reference benchmark's
+repositories and error-type order (reference.py)."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +9,7 @@ import sys
 from collections import Counter
 from typing import Any, TextIO
 
+from . import reference
 from .instances import Instance, load_all
 from .validate import print_verdict, read_record, unvalidated, validate_many
 
@@ -33,15 +35,19 @@ def stats_command(args: argparse.Namespace, out: TextIO | None = None, progress:
 
 def summarize(validated: list[Instance], total: int) -> dict[str, Any]:
     tiers = Counter(i.tier for i in validated)
+    error_types = Counter(i.expected_crash.type for i in validated)
+    codebases = Counter(i.codebase for i in validated)
     return {
         "instances": total,
         "validated": len(validated),
         "failed": total - len(validated),
         "real_bug": tiers["real-bug"],
         "injected": tiers["injected"],
-        "subjects": len({i.codebase for i in validated}),
-        "by_subject": dict(sorted(Counter(i.codebase for i in validated).items())),
-        "by_error_type": dict(sorted(Counter(i.expected_crash.type for i in validated).items())),
+        "subjects": len(codebases),
+        "by_subject": dict(sorted(codebases.items())),
+        "by_error_type": dict(sorted(error_types.items())),
+        "reference_codebases": len(reference.codebases_covered(codebases)),
+        "reference_error_order": reference.error_order_holds(error_types),
     }
 
 
@@ -55,3 +61,7 @@ def print_table(validated: list[Instance], summary: dict[str, Any], out: TextIO)
               file=out)
     print(f"validated {summary['validated']} of {summary['instances']} instance(s): {summary['real_bug']} real-bug, "
           f"{summary['injected']} injected, {summary['subjects']} code base(s); {summary['failed']} failed", file=out)
+    order = " > ".join(reference.ERROR_ORDER)
+    print(f"the reference's repositories covered: {summary['reference_codebases']} of {len(reference.REPOSITORIES)}; "
+          f"its leading error types ({order}) {'lead' if summary['reference_error_order'] else 'do not lead'} "
+          f"in that order here", file=out)

@@ -154,8 +154,10 @@ def test_stats_validates_what_has_no_record_then_counts(copy_instance: Callable[
     assert "validating 2 instance(s)" in captured.err and "FAIL  stdlib-statistics-wrong-line" in captured.err
     lines = captured.out.strip().splitlines()
     summary = json.loads(lines[-1])
-    assert {k: summary[k] for k in ("instances", "validated", "failed", "real_bug", "injected", "subjects")} == \
-        {"instances": 2, "validated": 1, "failed": 1, "real_bug": 0, "injected": 1, "subjects": 1}
+    keys = ("instances", "validated", "failed", "real_bug", "injected", "subjects", "reference_codebases",
+            "reference_error_order")
+    assert {k: summary[k] for k in keys} == {"instances": 2, "validated": 1, "failed": 1, "real_bug": 0, "injected": 1,
+                                            "subjects": 1, "reference_codebases": 0, "reference_error_order": False}
     assert any(line.split() == ["cpython-stdlib", "injected", "KeyError", "1"] for line in lines)
     assert main(args) == 0
     again = capsys.readouterr()
