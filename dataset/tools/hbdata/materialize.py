@@ -95,6 +95,8 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
     symlinked = frozenset(Path(subject.root) / path for path in (config.not_instrumented if config else []))
     for root in instance.project_roots:
         _place(Path(subject.root) / root, source_dir / root, f"{where}: project_roots: {root!r}", link, symlinked)
+    if link:
+        sourcetree.link_vendored_libraries(Path(subject.root), source_dir)
     patch = instance.bug_patch if variant == "buggy" else instance.fix_patch
     if patch is not None:
         sourcetree.detach([source_dir / path for path in sourcetree.patched_files(patch)])

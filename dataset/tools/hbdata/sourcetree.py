@@ -4,7 +4,9 @@ A root is copied, or, from a read-only subject such as a wheel's cached environm
 file by file: a session then costs directory entries, not a copy of the package. Paths the
 subject marks `not_instrumented` (compiled extensions, shipped tests) become one symlink each
 into the subject: importable through the package, never patched, and outside `src` once
-resolved, which is what keeps healrt from instrumenting them.
+resolved, which is what keeps healrt from instrumenting them. A wheel's vendored shared libraries
+(`<dist>.libs/` at the top of the environment) become symlinks next to the project roots: the
+extensions find them relative to their own directory, so they must be there.
 """
 from __future__ import annotations
 
@@ -42,6 +44,23 @@ def place(source: Path, destination: Path, *, link: bool, symlinked: frozenset[P
                 (target / name).symlink_to(here / name)
             elif not name.endswith(_SKIPPED_SUFFIXES):
                 _place_file(here / name, target / name, link)
+
+
+def vendored_libraries(subject_root: Path) -> list[Path]:
+    """The directories of shared libraries a repaired manylinux wheel ships next to its packages
+    (auditwheel's `<dist>.libs/`, e.g. numpy's OpenBLAS). Its extensions load them through the
+    run path `$ORIGIN/../<dist>.libs` (one `..` per package level), which the dynamic loader reads
+    from the extension's path as imported: from a workspace's `src`, not the environment's."""
+    return sorted(path for path in subject_root.glob("*.libs") if path.is_dir() and not path.is_symlink())
+
+
+def link_vendored_libraries(subject_root: Path, source_dir: Path) -> None:
+    """One symlink in `source_dir` to each of the subject's vendored library directories (read in
+    place, like the symlinked `not_instrumented` paths: never copied into a workspace)."""
+    for libraries in vendored_libraries(subject_root):
+        link = source_dir / libraries.name
+        if not link.exists() and not link.is_symlink():
+            link.symlink_to(libraries)
 
 
 def _place_file(source: Path, destination: Path, link: bool) -> None:

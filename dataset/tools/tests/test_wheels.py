@@ -169,6 +169,8 @@ def test_workspace_links_into_the_environment_and_a_patch_never_reaches_it(wheel
     assert (buggy / "sorteddict.py").is_symlink()
     assert (buggy / "sorteddict.py").resolve() == pristine / "sorteddict.py"
     assert not (buggy / "__pycache__").exists()
+    # sortedcontainers vendors no shared libraries: nothing but the project root in src.
+    assert sorted(path.name for path in (tmp_path / "buggy" / "src").iterdir()) == ["sortedcontainers"]
     # The patched file is the reference workspace's own; the environment's is untouched.
     assert os.stat(reference / "__init__.py").st_ino != os.stat(pristine / "__init__.py").st_ino
     assert "'2.4.0+fixed'" in (reference / "__init__.py").read_text()
@@ -187,6 +189,25 @@ def test_detach_copies_a_shared_file_only(tmp_path: Path) -> None:
     sourcetree.detach([tmp_path / "link.py", alone, tmp_path / "missing.py"])
     assert (tmp_path / "link.py").stat().st_nlink == 1 and shared.stat().st_nlink == 1
     assert (tmp_path / "link.py").read_text() == "x = 1\n" and alone.stat().st_ino == inode
+
+
+def test_vendored_libraries_are_symlinked_next_to_the_project_roots(tmp_path: Path) -> None:
+    # A repaired manylinux wheel (numpy's): extensions in numpy/_core find their OpenBLAS at
+    # $ORIGIN/../../numpy.libs, so the workspace's src needs numpy.libs beside numpy.
+    environment, source_dir = tmp_path / "site-packages", tmp_path / "src"
+    (environment / "numpy.libs").mkdir(parents=True)
+    (environment / "numpy.libs" / "libopenblas.so").write_bytes(b"")
+    (environment / "numpy").mkdir()
+    (environment / "numpy-2.0.0.dist-info").mkdir()
+    (environment / "other.libs").write_text("a file, not a library directory\n")
+    (source_dir / "numpy").mkdir(parents=True)
+    assert sourcetree.vendored_libraries(environment) == [environment / "numpy.libs"]
+    sourcetree.link_vendored_libraries(environment, source_dir)
+    sourcetree.link_vendored_libraries(environment, source_dir)        # a second call changes nothing
+    assert sorted(path.name for path in source_dir.iterdir()) == ["numpy", "numpy.libs"]
+    assert (source_dir / "numpy.libs").is_symlink()
+    assert (source_dir / "numpy" / ".." / "numpy.libs" / "libopenblas.so").resolve() == \
+        environment / "numpy.libs" / "libopenblas.so"
 
 
 def test_patched_files_are_the_new_sides_of_a_p1_diff(tmp_path: Path) -> None:
