@@ -14,8 +14,9 @@ code objects' `co_filename` and its sites' `file` replaced with the path being i
 The site table state a rewrite creates (its sites, and the blocks it declares) is recorded while
 rewriting (`Recorder`) and replayed into the table when an entry is loaded.
 
-The cache is best effort: an unwritable or missing directory disables it silently, and an
-unreadable, corrupt or mismatched entry is ignored (and rewritten).
+The cache is best effort: a directory that cannot be written is only read from (a cache warmed by a
+trusted run, mounted read-only), a missing one is created or else ignored, and an unreadable,
+corrupt or mismatched entry is ignored (and rewritten where it can be).
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ class Recorder:
 class CodeCache:
     def __init__(self, directory: Path | None) -> None:
         self._directory = directory
+        # Cleared by the first failed write: a cache mounted read-only still serves what a trusted run
+        # put in it, it just stops trying to add entries.
+        self._writable = True
         self.hits = 0
         self.misses = 0
 
@@ -127,7 +131,7 @@ class CodeCache:
         return entry
 
     def store(self, key: str, code: types.CodeType, first_site: int, recorded: Recorder) -> None:
-        if self._directory is None:
+        if self._directory is None or not self._writable:
             return
         sites = tuple(_encode_site(site) for site in recorded.sites)
         payload = marshal.dumps((_FORMAT, key, code, first_site, sites, tuple(recorded.blocks)))
@@ -146,7 +150,7 @@ class CodeCache:
                 os.unlink(temporary)
                 raise
         except OSError:
-            self._directory = None  # read-only (e.g. inside the sandbox) or full: stop trying
+            self._writable = False  # read-only (e.g. inside the sandbox) or full: stop writing, keep reading
 
 
 def _encode_site(site: Site) -> tuple[Any, ...]:

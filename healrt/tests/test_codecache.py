@@ -103,6 +103,27 @@ def test_unwritable_cache_directory_is_skipped_silently(tmp_path, importer):
     assert module.double(3) == 6 and table.sites
 
 
+def test_a_cache_that_cannot_be_written_still_serves_its_entries(tmp_path, importer, monkeypatch):
+    warmed = CodeCache(tmp_path / "cache")
+    importer(_project(tmp_path / "ws1"), warmed, "cachedmod")
+    del sys.modules["cachedmod"]
+
+    def read_only_file_system(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    # The cache as a sandbox sees it: mounted read-only, so every write fails.
+    monkeypatch.setattr("healrt.codecache.tempfile.mkstemp", read_only_file_system)
+    cache = CodeCache(tmp_path / "cache")
+    other = tmp_path / "ws-other"
+    other.mkdir()
+    (other / "othermod.py").write_text("def triple(x):\n    return x * 3\n")
+    _, _, othermod = importer(other, cache, "othermod")  # a miss whose entry cannot be written
+    assert othermod.triple(2) == 6 and (cache.hits, cache.misses) == (0, 1)
+    _, _, module = importer(_project(tmp_path / "ws2"), cache, "cachedmod")
+    assert module.double(5) == 10 and (cache.hits, cache.misses) == (1, 1)
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+
+
 def test_cache_directory_configuration(monkeypatch, tmp_path):
     monkeypatch.setenv("HEALRT_CACHE", str(tmp_path / "env"))
     assert cache_dir(None) == tmp_path / "env"
