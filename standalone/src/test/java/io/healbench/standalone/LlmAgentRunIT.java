@@ -264,6 +264,8 @@ class LlmAgentRunIT {
         Path script = work.resolve("answer-key.yaml");
         // The probe tries the answer key by its host paths, then walks the whole view for anything named like it
         // (REFERENCE cache entries carry the instance id); finding the program's own test file shows the walk works.
+        // The view holds about 300,000 entries (the system, the interpreter with its site-packages): the walk tests
+        // each directory's names at once, so that it ends well inside the probe's 20 s on a loaded machine.
         String probe = """
                 import os
                 for target in [%s, %s, %s, %s]:
@@ -274,12 +276,19 @@ class LlmAgentRunIT {
                             print('READ', target, open(target).read())
                     except OSError as e:
                         print('DENIED', target, type(e).__name__)
+                wanted = ('fix.patch', 'instance.yaml', 'healbench.log', %s, %s)
                 for top, dirs, files in os.walk('/'):
-                    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ('/proc', '/sys', '/dev')]
-                    for name in files + dirs:
-                        if name in ('fix.patch', 'instance.yaml', 'healbench.log') or %s in name:
+                    if top == '/':
+                        dirs[:] = [d for d in dirs if d not in ('proc', 'sys', 'dev')]
+                    names = files + dirs
+                    # One substring test per directory, in C; names are looked at one by one only where it hits.
+                    joined = '\\n'.join(names)
+                    if not any(w in joined for w in wanted):
+                        continue
+                    for name in names:
+                        if name in wanted[:3] or wanted[3] in name:
                             print('FOUND', os.path.join(top, name))
-                        if name == %s:
+                        if name == wanted[4]:
                             print('OWN', os.path.join(top, name))
                 print('WALKED')
                 """.formatted(pyString(fix.toString()), pyString(root.resolve("dataset").toString()),
