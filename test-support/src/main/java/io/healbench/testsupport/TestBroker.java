@@ -89,6 +89,27 @@ public final class TestBroker implements AutoCloseable {
         return channel.messageCount(queue);
     }
 
+    /**
+     * Waits at most {@code timeout} until {@code queue} has a consumer: a service's connector declares and binds its
+     * queue before it consumes, so from then on what is published to the queue's exchange reaches it. Published
+     * earlier, into an app's fresh virtual host, a message finds no binding and the exchange drops it.
+     */
+    public void awaitConsumer(String queue, Duration timeout) throws IOException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            // A passive declare of a queue that does not exist yet closes its channel: each look gets a channel of its own.
+            try (Channel probe = connection.createChannel()) {
+                if (probe.consumerCount(queue) > 0) {
+                    return;
+                }
+            } catch (IOException notDeclaredYet) {
+                // the connector has not declared it yet
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+        throw new TimeoutException("no consumer on queue " + queue + " after " + timeout);
+    }
+
     /** Publishes a persistent message, as the services publish theirs. */
     public void publish(String exchange, String routingKey, byte[] body) throws IOException {
         AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()

@@ -5,6 +5,7 @@ import io.healbench.proto.events.v1.AttemptRequest;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.testsupport.TestBroker;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
@@ -19,15 +20,20 @@ public final class AttemptMessages {
     static final String ATTEMPTS_ROUTING_KEY = "attempts.default";
     static final String EVENTS_EXCHANGE = "healbench.events.test-agent";
     static final String DEAD_LETTER_QUEUE = "attempts.default.dlq.test-agent";
+    static final String WORK_QUEUE = "attempts.default.test-agent";
 
     private AttemptMessages() {
     }
 
-    /** The test's broker connection, with both exchanges declared so that the test may come before the service. */
-    public static TestBroker connect() throws IOException, TimeoutException {
+    /**
+     * The test's broker connection, once agent-service consumes its work queue: a request sent before that would find
+     * no queue bound and be dropped. Both exchanges are declared so that the test's subscription may come first.
+     */
+    public static TestBroker connect() throws IOException, TimeoutException, InterruptedException {
         TestBroker broker = TestBroker.connect("agent-service-test");
         broker.declareExchange(ATTEMPTS_EXCHANGE, "direct");
         broker.declareExchange(EVENTS_EXCHANGE, "topic");
+        broker.awaitConsumer(WORK_QUEUE, Duration.ofSeconds(60));
         return broker;
     }
 
