@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import HEALRT_DIR, healrt_module
+from . import HEALRT_DIR, healrt_module, subjects
 from .materialize import Plan
 from .procgroup import Finished, run_environment, run_group
 
@@ -76,13 +76,22 @@ def healrt_spec(plan: Mapping[str, Any], *, intercept: bool, outcome_file: Path,
     }
 
 
+def shared_code_cache() -> Path:
+    """The compiled-rewrite cache every hbdata run of this machine shares (docs/dataset.md §7)."""
+    return subjects.cache_dir() / "healrt-code"
+
+
 def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
     workspace = plan.workspace
     spec_path, outcome_path = workspace / "healrt-spec.json", workspace / "outcome.json"
-    # The code cache is private to this workspace: rewrites are reused across the runs of one
-    # variant, and no other run can plant code in them (docs/control-protocol.md, code_cache).
-    spec = healrt_spec(dataclasses.asdict(plan), intercept=pause, outcome_file=outcome_path,
-                       code_cache=workspace / ".healrt-code")
+    # One cache for all of hbdata's runs: its entries are keyed by the source bytes, interpreter,
+    # rewriter, variant and first site id (docs/control-protocol.md, code_cache), so the instances
+    # of one subject share the rewrites of the modules they import alike (pandas: 40 s cold, 5 s
+    # warm). Only hbdata's own runs write it, and they run dataset code alone: no agent's heal or
+    # probe ever runs with it writable (guardeval's runs, which do run heals, keep private caches).
+    code_cache = shared_code_cache()
+    code_cache.mkdir(parents=True, exist_ok=True)
+    spec = healrt_spec(dataclasses.asdict(plan), intercept=pause, outcome_file=outcome_path, code_cache=code_cache)
     spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
     outcome_path.unlink(missing_ok=True)
     (workspace / "tmp").mkdir(exist_ok=True)
@@ -95,7 +104,7 @@ def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
         env["HEALRT_CONTROL"] = controller.path
         readable.append(os.path.dirname(controller.path))  # connecting needs no write access to the mount
     if bwrap_usable():
-        command = _bwrap(workspace, readable) + command
+        command = _bwrap(workspace, readable, writable=[str(code_cache)]) + command
     try:
         finished = run_group(command, cwd=workspace, env=env, timeout_s=timeout_s)
         return _finish(plan, finished, timeout_s, outcome_path, log if pause else None)
@@ -126,13 +135,16 @@ def _finish(plan: Plan, finished: Finished, timeout_s: float, outcome_path: Path
                      pause_log=log)
 
 
-def _bwrap(workspace: Path, readable: list[str] | tuple[str, ...] = ()) -> list[str]:
+def _bwrap(workspace: Path, readable: list[str] | tuple[str, ...] = (), writable: list[str] | tuple[str, ...] = ()) -> list[str]:
     # Order matters: the private /tmp first, then what the run reads (the runtime, the subject and
-    # its deps: any of them may live under /tmp, e.g. in a checkout there) and the workspace on top.
+    # its deps: any of them may live under /tmp, e.g. in a checkout there), what it may write
+    # besides the workspace (the shared code cache), and the workspace on top.
     visible: list[str] = []
     for path in dict.fromkeys(readable):
         if os.path.exists(path):
             visible += ["--ro-bind", path, path]
+    for path in dict.fromkeys(writable):
+        visible += ["--bind", path, path]
     return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", *visible,
             "--bind", str(workspace), str(workspace), "--unshare-net", "--die-with-parent",
             "--chdir", str(workspace), "--"]
