@@ -207,7 +207,9 @@ def load_config(path: Path) -> SubjectConfig:
     if unknown:
         raise bad(unknown[0], "unknown field")
     for key in _REQUIRED:
-        if data.get(key) in (None, "", []):
+        # test_paths must be there, but may be empty: a distribution that ships no tests (requests)
+        # says so with [], and every target test of its instances is then the instance's own.
+        if data.get(key) in (None, "") or (data.get(key) == [] and key != "test_paths"):
             raise bad(key, "missing")
     data.setdefault("import_root", "")
     for key in fields - set(_LISTS):
