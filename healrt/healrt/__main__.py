@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,8 +126,12 @@ def _swap_in_project(spec: Spec, runtime: Runtime) -> None:
     for name in excluded:
         runtime.event("module_not_overlayable", module=name)
     names = [name for name in spec.project_modules if name not in excluded]
-    install(spec.source_dir, names, runtime.table, runtime.hooks, CodeCache(cache_dir(spec.code_cache)),
+    install(spec.source_dir, names, runtime.table, runtime.hooks, CodeCache(cache_dir(spec.code_cache), _shared_cache(spec)),
             guard.rewriter())
+
+
+def _shared_cache(spec: Spec) -> Path | None:
+    return Path(spec.shared_code_cache) if spec.shared_code_cache else None
 
 
 def _record(spec: Spec, record_path: str) -> int:

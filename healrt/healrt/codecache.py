@@ -17,6 +17,11 @@ rewriting (`Recorder`) and replayed into the table when an entry is loaded.
 The cache is best effort: a directory that cannot be written is only read from (a cache warmed by a
 trusted run, mounted read-only), a missing one is created or else ignored, and an unreadable,
 corrupt or mismatched entry is ignored (and rewritten where it can be).
+
+A second, shared directory may be layered under it (`shared_code_cache`): read first, never
+written. The sandbox gives every run the machine's shared cache that way, read-only, and a trusted
+run a private writable directory besides, whose new entries the sandbox then publishes into the
+shared one: no run ever writes an entry another run loads.
 """
 
 from __future__ import annotations
@@ -103,8 +108,9 @@ class Recorder:
 
 
 class CodeCache:
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, shared: Path | None = None) -> None:
         self._directory = directory
+        self._shared = shared
         # Cleared by the first failed write: a cache mounted read-only still serves what a trusted run
         # put in it, it just stops trying to add entries.
         self._writable = True
@@ -117,13 +123,17 @@ class CodeCache:
         return digest.hexdigest()
 
     def load(self, key: str, path: str) -> Entry | None:
-        if self._directory is None:
+        directories = [d for d in (self._shared, self._directory) if d is not None]
+        if not directories:
             return None
-        try:
-            raw = (self._directory / (key + _SUFFIX)).read_bytes()
-            entry = _decode(marshal.loads(raw), key, path)
-        except Exception:  # missing, unreadable or corrupt: recompile
-            entry = None
+        entry = None
+        for directory in directories:
+            try:
+                entry = _decode(marshal.loads((directory / (key + _SUFFIX)).read_bytes()), key, path)
+            except Exception:  # missing, unreadable or corrupt: try the next, else recompile
+                entry = None
+            if entry is not None:
+                break
         if entry is None:
             self.misses += 1
         else:

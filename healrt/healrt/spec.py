@@ -26,6 +26,8 @@ class Spec:
     heal_timeout_s: float = 30.0
     # Directory of the compiled-rewrite cache; None: $HEALRT_CACHE or the default; "": disabled.
     code_cache: str | None = None
+    # A cache directory read before code_cache and never written (codecache.py); None: none.
+    shared_code_cache: str | None = None
     # "full": every statement wrapped; "replay": record, then wrap only the crash sites (replay.py).
     mode: str = "full"
     # Replay mode's record, restart state and basetemp; None: `.healrt-replay` next to the spec.
@@ -59,6 +61,7 @@ def load_spec(path: str) -> Spec:
         probe_timeout_s=float(raw.get("probe_timeout_s", 20.0)),
         heal_timeout_s=float(raw.get("heal_timeout_s", 30.0)),
         code_cache=raw.get("code_cache"),
+        shared_code_cache=raw.get("shared_code_cache") or None,
         mode=_mode(raw.get("mode", "full")),
         replay_dir=raw.get("replay_dir"),
         **_guard(raw.get("guard", {})),

@@ -181,3 +181,33 @@ def test_tests_and_vendored_code_load_from_source_dir_without_instrumentation(tm
     assert set(finder.not_instrumented) == set(loaded)
     assert "_healrt_rt" in vars(core) and table.is_instrumented(core.__file__)
     assert sys.modules["exclpkg._vendor.lib"].g() == 2
+
+
+def test_a_shared_cache_is_read_first_and_never_written(tmp_path, importer):
+    shared = tmp_path / "shared"
+    importer(_project(tmp_path / "ws1"), CodeCache(shared), "cachedmod")  # a trusted run warms it
+    del sys.modules["cachedmod"]
+    warmed = sorted(shared.iterdir())
+    own = tmp_path / "own"
+    cache = CodeCache(own, shared)
+    _, _, module = importer(_project(tmp_path / "ws2"), cache, "cachedmod")
+    assert module.double(4) == 8 and (cache.hits, cache.misses) == (1, 0)
+    other = tmp_path / "ws-other"
+    other.mkdir()
+    (other / "othermod.py").write_text("def triple(x):\n    return x * 3\n")
+    _, _, othermod = importer(other, cache, "othermod")  # a miss: compiled, stored in its own directory only
+    assert othermod.triple(2) == 6 and (cache.hits, cache.misses) == (1, 1)
+    assert sorted(shared.iterdir()) == warmed and len(list(own.iterdir())) == 1
+
+
+def test_a_corrupt_shared_entry_falls_back_to_the_own_directory(tmp_path, importer):
+    own = tmp_path / "own"
+    importer(_project(tmp_path / "ws1"), CodeCache(own), "cachedmod")
+    del sys.modules["cachedmod"]
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    for entry in own.iterdir():
+        (shared / entry.name).write_bytes(b"not marshal")  # planted garbage under the same key
+    cache = CodeCache(own, shared)
+    _, _, module = importer(_project(tmp_path / "ws2"), cache, "cachedmod")
+    assert module.double(6) == 12 and (cache.hits, cache.misses) == (1, 0)

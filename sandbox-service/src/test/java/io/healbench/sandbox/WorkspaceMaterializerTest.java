@@ -131,7 +131,7 @@ class WorkspaceMaterializerTest {
     void theHealrtSpecAndLaunchComeFromThePlan() throws IOException {
         Workspace ws = materializer.materialize(instance(INSTANCE), Variant.BUGGY);
         try {
-            LaunchRequest launch = invocation.prepare(ws, true, GuardMode.ENFORCE);
+            LaunchRequest launch = invocation.prepare(ws, true, GuardMode.ENFORCE, false);
             RunPlan plan = ws.plan();
             assertEquals(List.of(plan.python(), "-m", "healrt", "--spec", ws.runtimeSpec().toString()), launch.command());
             assertEquals(String.join(":", Stream.concat(Stream.of(paths.healrtDir().toString()), plan.pythonpath().stream()).toList()),
@@ -158,7 +158,7 @@ class WorkspaceMaterializerTest {
         assertEquals("cpython-stdlib", stdlib.policy());
         Workspace ws = materializer.materialize(stdlib, Variant.REFERENCE);
         try {
-            invocation.prepare(ws, true, GuardMode.OBSERVE);
+            invocation.prepare(ws, true, GuardMode.OBSERVE, false);
             JsonNode guard = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
             assertEquals("observe", guard.get("mode").asText());
             JsonNode policy = guard.get("policy");
@@ -171,7 +171,7 @@ class WorkspaceMaterializerTest {
             assertEquals(0, gzipOpen.get("index").asInt());
             assertTrue(policy.get("operations").has("process"), "default's categories stay");
 
-            invocation.prepare(ws, false, GuardMode.OFF);
+            invocation.prepare(ws, false, GuardMode.OFF, false);
             JsonNode off = new ObjectMapper().readTree(ws.runtimeSpec().toFile()).get("guard");
             assertEquals("off", off.get("mode").asText());
             assertFalse(off.has("policy"), "a run without the guard needs no policy");

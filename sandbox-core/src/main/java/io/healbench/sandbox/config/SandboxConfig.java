@@ -72,6 +72,9 @@ public interface SandboxConfig {
     /** Where recorded REFERENCE runs are cached; default {@code ${healbench.home}/.cache/reference}. */
     Optional<Path> referenceCache();
 
+    /** The shared cache of healrt's compiled rewrites (SharedCodeCache); default {@code ${healbench.home}/.cache/healrt-code}. */
+    Optional<Path> codeCache();
+
     /** REFERENCE runs recorded at once; they are outside {@link #maxSessions()}, so this bounds them. */
     @WithDefault("1")
     int referenceConcurrency();

@@ -11,12 +11,14 @@ import io.healbench.sandbox.service.workspace.RunPlan;
 import io.healbench.sandbox.service.workspace.Workspace;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a workspace is run under healrt: writes {@code healrt-spec.json} (docs/control-protocol.md) from the
@@ -33,17 +35,23 @@ public class HealrtInvocation {
     private final Duration probeTimeout;
     private final Duration healTimeout;
     private final ProtectedPolicies policies;
+    private final SharedCodeCache codeCache;
 
-    public HealrtInvocation(SandboxPaths paths, SandboxConfig config, ProtectedPolicies policies) {
+    public HealrtInvocation(SandboxPaths paths, SandboxConfig config, ProtectedPolicies policies, SharedCodeCache codeCache) {
         this.healrtDir = paths.healrtDir();
         this.policies = policies;
+        this.codeCache = codeCache;
         this.maxHealPoints = config.maxHealPoints();
         this.probeTimeout = config.probeTimeout();
         this.healTimeout = config.healTimeout();
     }
 
-    /** Writes the workspace's healrt spec from its run plan and says how to start the run. */
-    public LaunchRequest prepare(Workspace workspace, boolean intercept, GuardMode guardMode) throws IOException {
+    /**
+     * Writes the workspace's healrt spec from its run plan and says how to start the run. Every run reads the instance's
+     * partition of the shared code cache, if it has one, read-only; only a warm-up writes rewrites, to its own
+     * {@link #privateCodeCache}, which the sandbox publishes after the run.
+     */
+    public LaunchRequest prepare(Workspace workspace, boolean intercept, GuardMode guardMode, boolean warmUp) throws IOException {
         RunPlan plan = workspace.plan();
         Map<String, String> env = new LinkedHashMap<>(plan.env());
         List<String> pythonpath = new ArrayList<>();
@@ -63,6 +71,9 @@ public class HealrtInvocation {
         spec.put("probe_timeout_s", probeTimeout.toMillis() / 1000.0);
         spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);
         spec.put("outcome_file", workspace.outcomeFile().toString());
+        Optional<Path> shared = codeCache.partition(workspace.instance()).filter(Files::isDirectory);
+        shared.ifPresent(dir -> spec.put("shared_code_cache", dir.toString()));
+        spec.put("code_cache", warmUp ? privateCodeCache(workspace).toString() : "");
         JSON.writeValue(workspace.runtimeSpec().toFile(), spec);
 
         List<String> command = List.of(plan.python(), "-m", "healrt", "--spec", workspace.runtimeSpec().toString());
@@ -70,10 +81,16 @@ public class HealrtInvocation {
         List<Path> readable = new ArrayList<>();
         plan.readable().forEach(path -> readable.add(Path.of(path)));
         readable.add(healrtDir);
+        shared.ifPresent(readable::add);
         // Read-only inside: what agents read of the sources (as root, while the session runs) cannot be swapped under
         // them for a link, a FIFO or a rewritten test.
         readable.add(workspace.sourceDir());
         return new LaunchRequest(command, env, workspace.dir(), readable);
+    }
+
+    /** Where a warm-up's healrt writes its rewrites: inside the workspace, the one directory the run may write. */
+    public static Path privateCodeCache(Workspace workspace) {
+        return workspace.dir().resolve(".healrt-code");
     }
 
     /**

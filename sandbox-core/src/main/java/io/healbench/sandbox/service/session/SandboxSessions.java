@@ -72,7 +72,10 @@ public class SandboxSessions implements SessionLauncher {
     private final StaticGuard staticGuard;
     private final HealEventSink sink;
     private final SandboxMetrics metrics;
+    private final SharedCodeCache codeCache;
 
+    /** Warm-ups of the shared code cache by key (SharedCodeCache#warmUpKey): each runs once per process, however it ends. */
+    private final Map<String, CompletableFuture<Void>> warmUps = new ConcurrentHashMap<>();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
     /** The session each request id created, or is creating. */
@@ -90,7 +93,7 @@ public class SandboxSessions implements SessionLauncher {
 
     public SandboxSessions(SandboxConfig config, InstanceLookup instances, WorkspaceMaterializer materializer, ReferenceRuns references,
                            HealrtInvocation invocation, ProcessLauncher launcher, HealCodeGate gate, StaticGuard staticGuard,
-                           HealEventSink sink, SandboxMetrics metrics) {
+                           HealEventSink sink, SandboxMetrics metrics, SharedCodeCache codeCache) {
         this.config = config;
         this.instances = instances;
         this.materializer = materializer;
@@ -101,6 +104,7 @@ public class SandboxSessions implements SessionLauncher {
         this.staticGuard = staticGuard;
         this.sink = sink;
         this.metrics = metrics;
+        this.codeCache = codeCache;
     }
 
     /**
@@ -141,10 +145,13 @@ public class SandboxSessions implements SessionLauncher {
                         + " changed since its run was created (digest " + command.expectedDigest() + ", now " + instance.digest() + ")");
             }
             boolean buggy = command.variant() == Variant.BUGGY;
+            if (buggy) {
+                warmUp(instance, command.guardMode());
+            }
             Function<Outcome, CompletableFuture<Outcome>> completion = buggy
                     ? outcome -> references.compare(instance, outcome) : CompletableFuture::completedFuture;
             Session session = start(instance, command.variant(), command.intercept(), command.guardMode(), command.labels(),
-                    completion, false);
+                    completion, false, false);
             if (buggy) {
                 // Recorded alongside the BUGGY run, so the comparison at FINISHED rarely has to wait for it.
                 references.prepare(instance);
@@ -166,11 +173,54 @@ public class SandboxSessions implements SessionLauncher {
 
     @Override
     public UnattendedRun runUnattended(Instance instance, Variant variant) {
-        Session session = start(instance, variant, false, GuardMode.OFF, Map.of("purpose", "reference"), CompletableFuture::completedFuture, true);
+        return runTrusted(instance, variant, GuardMode.OFF, null);
+    }
+
+    /**
+     * Fills the instance's partition of the shared code cache for BUGGY sessions in this guard mode, once, before the
+     * first of them starts (later ones wait for it): a trusted BUGGY run, whose rewrites are then published. Without
+     * it every session of pandas would rewrite its ~300 modules afresh (40 s, against 5 s warm). A warm-up that fails
+     * is logged and not recorded; the session starts anyway and rewrites what it imports itself.
+     */
+    private void warmUp(Instance instance, GuardMode guardMode) {
+        if (codeCache.partition(instance).isEmpty()) {
+            return;
+        }
+        String key = codeCache.warmUpKey(instance, guardMode);
+        if (codeCache.warmed(instance, key)) {
+            return;
+        }
+        CompletableFuture<Void> created = new CompletableFuture<>();
+        CompletableFuture<Void> running = warmUps.putIfAbsent(key, created);
+        if (running == null) {
+            try {
+                runTrusted(instance, Variant.BUGGY, guardMode, key);
+            } catch (RuntimeException e) {
+                LOG.warnf("the code-cache warm-up of %s failed: %s", instance.id(), e.getMessage());
+            } finally {
+                created.complete(null);
+            }
+        } else {
+            running.join();
+        }
+    }
+
+    /**
+     * Runs the instance's variant without interception to its end, with no agent attached, and closes it. With a
+     * warm-up key its healrt writes a private code cache, which is published into the shared one before the workspace
+     * goes (a reference run publishes nothing: its rewrites are of the fix).
+     */
+    private UnattendedRun runTrusted(Instance instance, Variant variant, GuardMode guardMode, String warmUpKey) {
+        String purpose = warmUpKey == null ? "reference" : "code-cache-warm-up";
+        Session session = start(instance, variant, false, guardMode, Map.of("purpose", purpose), CompletableFuture::completedFuture, true,
+                warmUpKey != null);
         try {
             session.ended().get(config.wallClockLimit().plusSeconds(CLOSE_WAIT_SECONDS).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            LOG.warnf("%s: the unattended run did not end cleanly: %s", session.name(), e);
+            if (warmUpKey != null && session.runtimeReported()) {
+                codeCache.publish(instance, warmUpKey, HealrtInvocation.privateCodeCache(session.workspace()));
+            }
+        } catch (TimeoutException | ExecutionException | IOException e) {
+            LOG.warnf("%s: the %s run did not end cleanly: %s", session.name(), purpose, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SandboxException(Kind.INTERNAL, "INTERRUPTED", "interrupted while running " + instance.id() + " " + variant, e);
@@ -183,7 +233,7 @@ public class SandboxSessions implements SessionLauncher {
     }
 
     private Session start(Instance instance, Variant variant, boolean intercept, GuardMode guardMode, Map<String, String> labels,
-                          Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted) {
+                          Function<Outcome, CompletableFuture<Outcome>> completion, boolean uncounted, boolean warmUp) {
         Workspace workspace = materializer.materialize(instance, variant);
         String id = UUID.randomUUID().toString();
         Session session = new Session(id, workspace, labels, guardMode, sink, config.outputLimitBytes(), completion);
@@ -194,7 +244,7 @@ public class SandboxSessions implements SessionLauncher {
         try {
             channel = RuntimeChannel.listen(workspace.controlSocket());
             session.attach(channel);
-            GroupProcess process = launcher.launch(invocation.prepare(workspace, intercept, guardMode));
+            GroupProcess process = launcher.launch(invocation.prepare(workspace, intercept, guardMode, warmUp));
             SessionSupervisor supervisor = new SessionSupervisor(session, process, channel, config.wallClockLimit());
             supervisors.put(session.name(), supervisor);
             sessions.put(session.name(), session);
