@@ -173,6 +173,9 @@ public class SandboxSessions implements SessionLauncher {
 
     @Override
     public UnattendedRun runUnattended(Instance instance, Variant variant) {
+        // A reference run is trusted too, but writes no rewrites (they would be of the fix): it reads those of the
+        // pristine subject that a warm-up in its own guard mode (off) published, up to the first file its fix changes.
+        warmUp(instance, GuardMode.OFF);
         return runTrusted(instance, variant, GuardMode.OFF, null);
     }
 
