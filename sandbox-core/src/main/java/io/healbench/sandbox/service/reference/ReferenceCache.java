@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.provenance.Provenance;
 import io.healbench.sandbox.config.SandboxConfig;
-import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.HealrtVersion;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,13 +28,12 @@ public class ReferenceCache {
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final Path directory;
-    private final Path healrtPackage;
-    private volatile String healrtFingerprint;
+    private final HealrtVersion healrt;
 
-    public ReferenceCache(SandboxPaths paths, SandboxConfig config, @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
+    public ReferenceCache(HealrtVersion healrt, SandboxConfig config, @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
         Path homeDir = Path.of(home).toAbsolutePath().normalize();
         this.directory = config.referenceCache().map(homeDir::resolve).orElse(homeDir.resolve(".cache").resolve("reference")).normalize();
-        this.healrtPackage = paths.healrtDir().resolve("healrt");
+        this.healrt = healrt;
     }
 
     public Path directory() {
@@ -43,7 +42,7 @@ public class ReferenceCache {
 
     /** The cache key of an instance's reference run on this interpreter with this healrt. */
     public String key(Instance instance) {
-        return Provenance.sha256(instance.digest() + "\n" + instance.python() + "\n" + healrtFingerprint()).substring(0, 24);
+        return Provenance.sha256(instance.digest() + "\n" + instance.python() + "\n" + healrt.fingerprint()).substring(0, 24);
     }
 
     public Optional<ReferenceRun> find(Instance instance) {
@@ -75,14 +74,5 @@ public class ReferenceCache {
 
     private Path file(Instance instance) {
         return directory.resolve(instance.id() + "-py" + instance.python() + "-" + key(instance) + ".json");
-    }
-
-    private String healrtFingerprint() {
-        String known = healrtFingerprint;
-        if (known == null) {
-            known = Provenance.healrtFingerprint(healrtPackage);
-            healrtFingerprint = known;
-        }
-        return known;
     }
 }

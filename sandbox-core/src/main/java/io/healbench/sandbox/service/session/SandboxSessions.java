@@ -74,7 +74,7 @@ public class SandboxSessions implements SessionLauncher {
     private final SandboxMetrics metrics;
     private final SharedCodeCache codeCache;
 
-    /** Warm-ups of the shared code cache by key (SharedCodeCache#warmUpKey): each runs once per process, however it ends. */
+    /** Warm-ups of the shared code cache by key (SharedCodeCache#warmUpKey) that are running, or failed in this process. */
     private final Map<String, CompletableFuture<Void>> warmUps = new ConcurrentHashMap<>();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, SessionSupervisor> supervisors = new ConcurrentHashMap<>();
@@ -197,7 +197,11 @@ public class SandboxSessions implements SessionLauncher {
         CompletableFuture<Void> running = warmUps.putIfAbsent(key, created);
         if (running == null) {
             try {
-                runTrusted(instance, Variant.BUGGY, guardMode, key);
+                if (runTrusted(instance, Variant.BUGGY, guardMode, key).reported()) {
+                    // Its record on disk answers from now on; only a failed warm-up stays here, so it is not retried
+                    // by every session.
+                    warmUps.remove(key, created);
+                }
             } catch (RuntimeException e) {
                 LOG.warnf("the code-cache warm-up of %s failed: %s", instance.id(), e.getMessage());
             } finally {

@@ -4,7 +4,7 @@ import io.healbench.common.dataset.Instance;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.provenance.Provenance;
 import io.healbench.sandbox.config.SandboxConfig;
-import io.healbench.sandbox.config.SandboxPaths;
+import io.healbench.sandbox.service.HealrtVersion;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -41,15 +41,14 @@ public class SharedCodeCache {
     private static final String WARMED = "warmed";
 
     private final Path root;
-    private final Path healrtPackage;
+    private final HealrtVersion healrt;
     private final ProtectedPolicies policies;
-    private volatile String healrtFingerprint;
 
-    public SharedCodeCache(SandboxPaths paths, SandboxConfig config, ProtectedPolicies policies,
+    public SharedCodeCache(HealrtVersion healrt, SandboxConfig config, ProtectedPolicies policies,
                            @ConfigProperty(name = "healbench.home", defaultValue = ".") String home) {
         Path homeDir = Path.of(home).toAbsolutePath().normalize();
         this.root = config.codeCache().map(homeDir::resolve).orElse(homeDir.resolve(".cache").resolve("healrt-code")).normalize();
-        this.healrtPackage = paths.healrtDir().resolve("healrt");
+        this.healrt = healrt;
         this.policies = policies;
     }
 
@@ -68,7 +67,7 @@ public class SharedCodeCache {
      */
     public String warmUpKey(Instance instance, GuardMode guardMode) {
         String guard = guardMode == GuardMode.OFF ? "off" : policies.mergedJson(instance.policy());
-        return Provenance.sha256(partition(instance).orElseThrow() + "\n" + healrtFingerprint() + "\n" + guard).substring(0, 32);
+        return Provenance.sha256(partition(instance).orElseThrow() + "\n" + healrt.fingerprint() + "\n" + guard).substring(0, 32);
     }
 
     /** Whether a warm-up with this key already filled the partition (on this machine, by any sandbox process). */
@@ -118,14 +117,5 @@ public class SharedCodeCache {
         } finally {
             Files.deleteIfExists(temporary);
         }
-    }
-
-    private String healrtFingerprint() {
-        String known = healrtFingerprint;
-        if (known == null) {
-            known = Provenance.healrtFingerprint(healrtPackage);
-            healrtFingerprint = known;
-        }
-        return known;
     }
 }
