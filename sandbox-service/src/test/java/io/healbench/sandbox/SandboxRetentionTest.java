@@ -34,7 +34,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Nothing is left behind, however a session ends: 20 sessions end in four ways (finished and never closed, the wall
+ * Nothing is left behind, however a session ends: 12 sessions end in four ways (finished and never closed, the wall
  * clock while running, the wall clock while paused with its client gone, closed while running), and afterwards no
  * workspace is on disk and the sandbox holds no session in memory.
  */
@@ -77,9 +77,9 @@ class SandboxRetentionTest {
     SandboxSessions sessions;
 
     @Test
-    void twentySessionsEndingFourWaysLeaveNoWorkspaceAndNoSession() throws Exception {
+    void twelveSessionsEndingFourWaysLeaveNoWorkspaceAndNoSession() throws Exception {
         List<String> names = new ArrayList<>();
-        for (int round = 0; round < 5; round++) {
+        for (int round = 0; round < 3; round++) {
             Session finished = create(NORMAL);
             Session timedOut = create(SPINNING);
             Session abandoned = create(NORMAL);
