@@ -197,9 +197,10 @@ public class SandboxSessions implements SessionLauncher {
         CompletableFuture<Void> running = warmUps.putIfAbsent(key, created);
         if (running == null) {
             try {
-                if (runTrusted(instance, Variant.BUGGY, guardMode, key).reported()) {
-                    // Its record on disk answers from now on; only a failed warm-up stays here, so it is not retried
-                    // by every session.
+                runTrusted(instance, Variant.BUGGY, guardMode, key);
+                if (codeCache.warmed(instance, key)) {
+                    // Its record on disk answers from now on; only a warm-up that failed (or could not publish) stays
+                    // here, so it is not retried by every session.
                     warmUps.remove(key, created);
                 }
             } catch (RuntimeException e) {

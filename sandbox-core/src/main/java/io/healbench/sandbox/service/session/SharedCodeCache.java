@@ -57,7 +57,9 @@ public class SharedCodeCache {
         if (instance.bugPatch() != null) {
             return Optional.empty();
         }
-        String subject = instance.subject().kind() + "-" + instance.subject().name() + "-" + instance.subject().version();
+        String kind = instance.subject().kind();
+        String name = instance.subject().name();
+        String subject = (kind.equals(name) ? name : kind + "-" + name) + "-" + instance.subject().version();
         return Optional.of(root.resolve(subject.replaceAll("[^A-Za-z0-9._-]", "_") + "-py" + instance.python()));
     }
 
