@@ -19,9 +19,9 @@ trusted run, mounted read-only), a missing one is created or else ignored, and a
 corrupt or mismatched entry is ignored (and rewritten where it can be).
 
 A second, shared directory may be layered under it (`shared_code_cache`): read first, never
-written. The sandbox gives every run the machine's shared cache that way, read-only, and a trusted
-run a private writable directory besides, whose new entries the sandbox then publishes into the
-shared one: no run ever writes an entry another run loads.
+written. The sandbox gives every run of a real-bug instance its subject's shared cache that way,
+read-only; only a warm-up (a run with no agent) also gets a private writable directory, whose new
+entries the sandbox then publishes into the shared one: no session writes an entry another loads.
 """
 
 from __future__ import annotations
@@ -126,7 +126,6 @@ class CodeCache:
         directories = [d for d in (self._shared, self._directory) if d is not None]
         if not directories:
             return None
-        entry = None
         for directory in directories:
             try:
                 entry = _decode(marshal.loads((directory / (key + _SUFFIX)).read_bytes()), key, path)
