@@ -17,6 +17,7 @@ nox itself comes from `python3 -m hbdata preflight --for tests`.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -44,7 +45,12 @@ def _interpreter(version: str) -> str:
 
 
 def tests(session: nox.Session) -> None:
-    session.install(*wheelhouse_indexes(), str(HERE))
+    # Installed from the session's own copy of the source: pip builds a source tree in place
+    # (its build/ directory), and two sessions building one tree at once collide there.
+    source = Path(session.create_tmp()) / "healrt-source"
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(HERE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "tests"))
+    session.install(*wheelhouse_indexes(), str(source))
     scratch = Path(session.create_tmp()) / "run"
     scratch.mkdir(exist_ok=True)
     session.chdir(scratch)

@@ -1,7 +1,7 @@
 """`python -m healrt --spec FILE`: run the target test under healrt and report the outcome.
 
 The harness (pytest, healrt and everything they import) is imported here, from the pristine
-standard library, before the project modules are swapped in at collection time.
+standard library, before the project modules are swapped in (just before pytest loads the first conftest).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""pytest plugin: swaps in the project modules before collection and records the target test's fate."""
+"""pytest plugin: swaps in the project modules before the first conftest loads and records the target test's fate."""
 
 from __future__ import annotations
 
@@ -24,16 +24,20 @@ class TargetRecord:
 
 class OutcomePlugin:
     def __init__(self, target_file: str, target_name: str, source_dir: str,
-                 before_collection: Callable[[], None]) -> None:
+                 before_conftests: Callable[[], None]) -> None:
         self._target_file = target_file
         self._target_name = target_name
         self._source_dir = source_dir
-        self._before_collection = before_collection
+        self._before_conftests = before_conftests
         self.record = TargetRecord()
 
+    # The project is swapped in before pytest loads the first conftest, not at collection: a
+    # conftest inside a project root (numpy/conftest.py) imports the project, and a package with
+    # compiled extensions cannot be imported a second time once swapped ("cannot load module
+    # more than once per process").
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection(self, session: pytest.Session) -> None:
-        self._before_collection()
+    def pytest_load_initial_conftests(self, early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+        self._before_conftests()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:

@@ -3,7 +3,7 @@
 The parent side (`run_suite`) starts `python -P -m hbdata.suiterun` under the subject's
 interpreter; the child side (`main`) is a pytest plugin. As healrt does (a stdlib subject is also
 the harness's library), the harness — pytest, this module, healrt's helpers — is
-imported first from the pristine library; only then, when collection starts, are the project
+imported first from the pristine library; only then, before pytest loads the first conftest, are the project
 modules dropped from `sys.modules` and the overlay put first on `sys.path`. `-P` and
 `--import-mode=append` keep the subject root (cwd, pytest's rootdir insertion) from landing in
 front of the overlay.
@@ -115,7 +115,7 @@ class Recorder:
         self._not_instrumented = self._intercept.not_instrumented_reason
         self._crash_location = importlib.import_module("healrt.plugin").crash_location
 
-    def pytest_collection(self, session: Any) -> None:
+    def swap_in_overlay(self) -> None:
         """healrt.intercept.install's swap, with healrt's own finder (first on sys.meta_path, so
         a test that puts the subject root first on sys.path still gets the overlay), but loading
         plain code: mining runs the mutants uninstrumented."""
@@ -213,9 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     recorder = Recorder(args.overlay, args.import_root, args.subject_root, args.modules.split(","), args.roots.split(","))
 
     class Plugin:
+        # Before the initial conftests, not at collection: a conftest inside a project root
+        # (pandas/conftest.py) imports the project, and with --import-mode=append it would
+        # otherwise come from the subject, not the overlay (pytest's ImportPathMismatchError).
         @pytest.hookimpl(tryfirst=True)
-        def pytest_collection(self, session: Any) -> None:
-            recorder.pytest_collection(session)
+        def pytest_load_initial_conftests(self, early_config: Any, parser: Any, args: Any) -> None:
+            recorder.swap_in_overlay()
 
         # Old-style hookwrapper: Debian's pytest 7 (pluggy 1.0) has no `wrapper=True`.
         @pytest.hookimpl(hookwrapper=True)

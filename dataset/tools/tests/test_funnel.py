@@ -1,7 +1,10 @@
 """The funnel on a tiny local subject: which mutants' failures are kept, and why the rest drop."""
 from __future__ import annotations
 
+import dataclasses
+import os
 import platform
+import shutil
 import sys
 from pathlib import Path
 
@@ -9,6 +12,7 @@ import pytest
 
 from hbdata import HEALRT_DIR, build, funnel, mine, runner, subjects
 from hbdata.instances import load_instance
+from hbdata.build import runs, selection
 from hbdata.materialize import BASE_ENV
 from hbdata.suiterun import Failure, run_suite
 
@@ -134,6 +138,49 @@ def test_a_crash_in_project_code_is_kept_and_duplicates_are_dropped(subject: Pat
     assert kept[0].failure.crash == {"type": "KeyError", "file": "calc/core.py", "function": "lookup", "line": 7}
     assert counts.dropped["unique"] == {"same test and message": 2}
     assert counts.kept("unique") == 2
+
+
+def test_a_project_conftest_gets_the_overlay_with_the_subject_on_the_path(subject: Path, tmp_path: Path) -> None:
+    """As in a wheel's environment: the subject is on sys.path and the tests sit inside the package,
+    next to a conftest that imports it (numpy/conftest.py). The conftest must import the overlay,
+    or pytest stops at collection with an ImportPathMismatchError."""
+    (subject / "calc" / "conftest.py").write_text("from calc import core\n\nLOADED = core\n")
+    (subject / "calc" / "tests").mkdir()
+    (subject / "calc" / "tests" / "test_core.py").write_text(
+        "import calc.conftest\n\n" + TESTS + "\n\ndef test_same_module():\n"
+        "    from calc import core\n    assert calc.conftest.LOADED is core\n")
+    workspace = tmp_path / "ws"
+    source = workspace / "src"
+    shutil.copytree(subject / "calc", source / "calc")
+    mutant = edit('return TABLE.get(key, 0)', 'return TABLE[key]')
+    (source / "calc" / "core.py").write_text(mutant.apply(CORE))
+    result = run_suite(python=sys.executable, workspace=workspace, subject_root=subject, project_modules=["calc"],
+                       project_roots=["calc"], import_root="", tests=[str(source / "calc" / "tests" / "test_core.py")],
+                       pytest_args=[], pythonpath=[str(subject)], env={**BASE_ENV, "PYTHONHASHSEED": "0"},
+                       healrt_dir=HEALRT_DIR, timeout_s=120)
+    assert result.status == "ok" and len(result.outcomes) == 6, result.detail
+    assert {f.test for f in result.failures} == {"calc/tests/test_core.py::test_lookup",
+                                                 "calc/tests/test_core.py::test_lookup_twice"}
+
+
+def test_a_wheel_mutant_workspace_links_the_subject_and_never_writes_it(subject: Path, tmp_path: Path) -> None:
+    """A wheel subject's files are hard links in the builder's workspaces (a copy of pandas per
+    mutant run would cost more than the run); the mutated file alone gets its own copy first."""
+    (subject / "calc" / "_ext").mkdir()
+    (subject / "calc" / "_ext" / "fast.py").write_text("X = 1\n")
+    wheel = dataclasses.replace(subjects.resolve(f"local:{subject}"), kind="wheel")
+    config = subjects.SubjectConfig(subject=wheel.spec, codebase="calc", python=platform.python_version(),
+                                    project_roots=["calc"], test_paths=["tests"], pytest_args=[], deselect=[],
+                                    deps=[], policy="default", not_instrumented=["calc/_ext"])
+    unit = selection.Unit(("calc",), ("calc",))
+    mutant = edit('return TABLE.get(key, 0)', 'return TABLE[key]')
+    workspace = runs._workspace(wheel, config, unit, tmp_path, mutant)
+    source = workspace / "src" / "calc"
+    assert os.path.samefile(source / "__init__.py", subject / "calc" / "__init__.py")
+    assert (source / "_ext").is_symlink() and (source / "_ext").resolve() == subject / "calc" / "_ext"
+    assert not os.path.samefile(source / "core.py", subject / "calc" / "core.py")
+    assert "TABLE[key]" in (source / "core.py").read_text()
+    assert (subject / "calc" / "core.py").read_text() == CORE
 
 
 def test_build_writes_an_instance_that_validates(subject: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
