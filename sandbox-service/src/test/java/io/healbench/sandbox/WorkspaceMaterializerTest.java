@@ -225,15 +225,27 @@ class WorkspaceMaterializerTest {
         }
     }
 
-    /** A subject that is not the stdlib, run end to end under the real isolation: only the plan says where it lives. */
+    /**
+     * A subject that is not the stdlib, run end to end under the real isolation: only the plan says where it lives. Its
+     * test also looks, from inside the BUGGY run, for the answer key of this injected instance: the pristine mod.py at the
+     * subject root, and its bytecode, must read as what the run imports and as nothing.
+     */
     @Test
     void aLocalSubjectRunsFromItsPlan() throws IOException {
         Path subject = Files.createDirectories(scratch.resolve("subject"));
-        Files.createDirectories(subject.resolve("mypkg"));
+        Files.createDirectories(subject.resolve("mypkg/__pycache__"));
         Files.createDirectories(subject.resolve("tests"));
         Files.writeString(subject.resolve("mypkg/__init__.py"), "");
         Files.writeString(subject.resolve("mypkg/mod.py"), "def f(x):\n    return x + 1\n");
-        Files.writeString(subject.resolve("tests/test_mod.py"), "from mypkg.mod import f\n\ndef test_f():\n    assert f(1) == 2\n");
+        Files.writeString(subject.resolve("mypkg/__pycache__/mod.cpython-311.pyc"), "PRISTINE BYTECODE");
+        Files.writeString(subject.resolve("tests/test_mod.py"), "import glob, os\nimport mypkg.mod\nfrom mypkg.mod import f\n\n"
+                + "ROOT = r'" + subject + "'\n\ndef test_f():\n"
+                + "    imported = open(mypkg.mod.__file__).read()\n"
+                + "    assert open(os.path.join(ROOT, 'mypkg/mod.py')).read() == imported, 'PRISTINE SOURCE VISIBLE'\n"
+                + "    if 'str(x)' in imported:\n"
+                + "        for pyc in glob.glob(os.path.join(ROOT, 'mypkg/__pycache__/mod.*.pyc')):\n"
+                + "            assert open(pyc).read() == '', 'PRISTINE BYTECODE VISIBLE'\n"
+                + "    assert f(1) == 2\n");
         String bug = "--- a/mypkg/mod.py\n+++ b/mypkg/mod.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 1\n+    return str(x) + 1\n";
         Instance local = write("sandbox-local-subject", yaml("sandbox-local-subject", "local:" + subject, "mypkg", "bug_patch: bug.patch",
                 "tests/test_mod.py::test_f", "subject", "mypkg/mod.py", "injected"), "bug.patch", bug);
@@ -242,6 +254,8 @@ class WorkspaceMaterializerTest {
         UnattendedRun buggy = sessions.runUnattended(local, Variant.BUGGY);
         assertTrue(buggy.reported(), buggy.toString());
         assertFalse(buggy.outcome().passed(), buggy.toString());
+        assertTrue(buggy.outcome().detail().contains("TypeError") && !buggy.outcome().detail().contains("VISIBLE"),
+                "the bug's crash, with the answer key covered: " + buggy.outcome().detail());
         assertTrue(buggy.outcome().trace().keySet().stream().anyMatch(k -> k.startsWith("mypkg/mod.py:")), buggy.toString());
         UnattendedRun reference = sessions.runUnattended(local, Variant.REFERENCE);
         assertTrue(reference.outcome().passed(), reference.toString());

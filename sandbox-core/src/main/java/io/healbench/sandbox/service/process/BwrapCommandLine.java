@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -68,11 +69,12 @@ final class BwrapCommandLine {
 
     /**
      * @param readable       what the process must read besides the system: interpreter, subject, dependencies, runtime
+     * @param covered        files inside {@code readable} to show with another file's content (target to source)
      * @param seccompProgram the file holding {@link SeccompFilter#program()}, if this machine's architecture has one
      * @param cgroupProcs    the cgroup.procs files of the session's cgroups; none where the machine has no cgroups
      */
-    static List<String> build(String bwrap, Path workspace, List<Path> readable, Limits limits, long uid,
-                              Optional<Path> seccompProgram, List<Path> cgroupProcs, List<String> command) {
+    static List<String> build(String bwrap, Path workspace, List<Path> readable, Map<Path, Path> covered, Limits limits,
+                              long uid, Optional<Path> seccompProgram, List<Path> cgroupProcs, List<String> command) {
         List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", PRELUDE, "sh"));
         cgroupProcs.forEach(procs -> argv.add(procs.toString()));
         argv.addAll(List.of("--", seccompProgram.map(Path::toString).orElse("")));
@@ -100,6 +102,12 @@ final class BwrapCommandLine {
                 bound.add(path);
             }
         }
+        // After the directories they lie in: the later mount is the one seen.
+        covered.forEach((target, source) -> {
+            if (bound.stream().anyMatch(target::startsWith) && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+                argv.addAll(List.of("--ro-bind", source.toString(), target.toString()));
+            }
+        });
         exposeParents(argv, workspace);
         argv.addAll(List.of("--bind", workspace.toString(), workspace.toString()));
         // What the run reads inside the workspace (its sources) is bound read-only on top: a mount point the session can

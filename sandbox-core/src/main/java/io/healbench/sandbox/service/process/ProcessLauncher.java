@@ -76,7 +76,7 @@ public class ProcessLauncher {
             return command;
         }
         command.addAll(BwrapCommandLine.build(tool(config.bwrap()), request.workingDirectory(), request.readable(),
-                config.limits(), uid.getAsLong(), seccompProgram(),
+                request.covered(), config.limits(), uid.getAsLong(), seccompProgram(),
                 cgroup.map(SessionCgroups.SessionCgroup::procsFiles).orElse(List.of()), request.command()));
         return command;
     }

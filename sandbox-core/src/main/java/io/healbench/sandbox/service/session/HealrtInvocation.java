@@ -2,15 +2,19 @@ package io.healbench.sandbox.service.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.healbench.common.dataset.Instance;
+import io.healbench.common.dataset.Subject;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
+import io.healbench.sandbox.service.model.Variant;
 import io.healbench.sandbox.service.process.LaunchRequest;
 import io.healbench.sandbox.service.workspace.RunPlan;
 import io.healbench.sandbox.service.workspace.Workspace;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * How a workspace is run under healrt: writes {@code healrt-spec.json} (docs/control-protocol.md) from the
@@ -85,7 +90,46 @@ public class HealrtInvocation {
         // Read-only inside: what agents read of the sources (as root, while the session runs) cannot be swapped under
         // them for a link, a FIFO or a rewritten test.
         readable.add(workspace.sourceDir());
-        return new LaunchRequest(command, env, workspace.dir(), readable);
+        return new LaunchRequest(command, env, workspace.dir(), readable, pristineFilesCovered(workspace));
+    }
+
+    /**
+     * An injected instance's BUGGY run reads the subject root, and there the files its bug patch changes are pristine:
+     * the REFERENCE, its answer key. Each is shown with the workspace's BUGGY copy instead, and its bytecode (a wheel's
+     * environment keeps pip's) as an empty file. Not for the stdlib: the harness imports the interpreter's own library
+     * before the project is swapped in, and must get the pristine modules (docs/sandbox-isolation.md, known limits).
+     */
+    static Map<Path, Path> pristineFilesCovered(Workspace workspace) throws IOException {
+        Instance instance = workspace.instance();
+        if (workspace.variant() != Variant.BUGGY || instance.bugPatch() == null
+                || instance.subject().kind().equals(Subject.CPYTHON_STDLIB)) {
+            return Map.of();
+        }
+        Path subjectRoot = Path.of(workspace.plan().subjectRoot());
+        // A regular empty file, not /dev/null: bwrap mounts binds nodev, and a device node there cannot be opened.
+        Path empty = workspace.dir().resolve(".covered-empty");
+        Files.write(empty, new byte[0]);
+        Map<Path, Path> covered = new TreeMap<>();
+        for (String line : Files.readAllLines(instance.file(instance.bugPatch()))) {
+            if (!line.startsWith("+++ b/")) {
+                continue;
+            }
+            String relative = line.substring("+++ b/".length()).split("\\t", 2)[0].strip();
+            Path pristine = subjectRoot.resolve(relative).normalize();
+            Path buggy = workspace.sourceDir().resolve(relative).normalize();
+            if (!pristine.startsWith(subjectRoot) || !buggy.startsWith(workspace.sourceDir())) {
+                continue; // hbdata's patch run refuses such a path before any session starts
+            }
+            covered.put(pristine, Files.isRegularFile(buggy) ? buggy : empty);
+            String stem = pristine.getFileName().toString().replaceFirst("\\.py$", "");
+            Path bytecode = pristine.resolveSibling("__pycache__");
+            if (Files.isDirectory(bytecode)) {
+                try (DirectoryStream<Path> compiled = Files.newDirectoryStream(bytecode, stem + ".*.pyc")) {
+                    compiled.forEach(file -> covered.put(file, empty));
+                }
+            }
+        }
+        return covered;
     }
 
     /** Where a warm-up's healrt writes its rewrites: inside the workspace, the one directory the run may write. */

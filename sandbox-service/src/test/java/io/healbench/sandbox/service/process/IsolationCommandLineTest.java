@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +37,7 @@ class IsolationCommandLineTest {
         // An interpreter outside /usr, as a pyenv one is: it must exist to be bound, so the test makes one.
         Path interpreter = Files.createDirectories(pythons.resolve("versions/3.11.7"));
         List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws,
-                List.of(interpreter, Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")),
+                List.of(interpreter, Path.of("/usr/lib/python3.11"), Path.of("/no/such/dir")), Map.of(),
                 LIMITS, 1900000007L, Optional.of(Path.of("/tmp/filter.bpf")),
                 List.of(Path.of("/sys/fs/cgroup/memory/healbench-sessions/session-1900000007/cgroup.procs")),
                 List.of(interpreter.resolve("bin/python3.11").toString(), "-m", "healrt"));
@@ -69,13 +71,34 @@ class IsolationCommandLineTest {
     void whatTheRunOnlyReadsInsideTheWorkspaceIsBoundReadOnlyOnTopOfIt(@TempDir Path ws) throws Exception {
         Files.createDirectories(ws.resolve("src/pkg"));
         List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", ws, List.of(ws.resolve("src"), ws.resolve("no-such-dir")),
-                LIMITS, 1900000007L, Optional.empty(), List.of(), List.of("python3"));
+                Map.of(), LIMITS, 1900000007L, Optional.empty(), List.of(), List.of("python3"));
         String line = String.join(" ", argv);
         assertTrue(line.contains("--bind " + ws + " " + ws + " --ro-bind " + ws.resolve("src") + " " + ws.resolve("src")
                 + " --chdir " + ws + " -- "), "the sources read-only, after the writable workspace: " + line);
         assertFalse(line.contains("no-such-dir"), line);
         assertTrue(line.startsWith("/bin/sh -c " + BwrapCommandLine.PRELUDE + " sh -- " + " /usr/bin/bwrap "),
                 "no cgroup, no filter: the prelude only execs: " + line);
+    }
+
+    @Test
+    void aCoveredFileIsBoundOverItsPristineCopyAfterTheDirectoryItLiesIn(@TempDir Path host) throws Exception {
+        Path subject = Files.createDirectories(host.resolve("subject/pkg"));
+        Path pristine = Files.writeString(subject.resolve("mod.py"), "pristine\n");
+        Path ws = Files.createDirectories(host.resolve("ws/src/pkg"));
+        Path buggy = Files.writeString(ws.resolve("mod.py"), "buggy\n");
+        Path elsewhere = Files.writeString(Files.createDirectories(host.resolve("unbound")).resolve("x.py"), "x\n");
+        Map<Path, Path> covered = new LinkedHashMap<>();
+        covered.put(pristine, buggy);
+        covered.put(subject.resolve("gone.py"), Path.of("/dev/null"));
+        covered.put(elsewhere, Path.of("/dev/null"));
+        List<String> argv = BwrapCommandLine.build("/usr/bin/bwrap", host.resolve("ws"), List.of(host.resolve("subject")), covered,
+                LIMITS, 1900000007L, Optional.empty(), List.of(), List.of("python3"));
+        String line = String.join(" ", argv);
+        String root = "--ro-bind " + host.resolve("subject") + " " + host.resolve("subject");
+        String cover = "--ro-bind " + buggy + " " + pristine;
+        assertTrue(line.contains(root) && line.indexOf(cover) > line.indexOf(root), "covered after its directory: " + line);
+        assertFalse(line.contains("gone.py"), "an absent file is not covered: " + line);
+        assertFalse(line.contains(elsewhere.toString()), "nothing outside what is bound: " + line);
     }
 
     @Test
