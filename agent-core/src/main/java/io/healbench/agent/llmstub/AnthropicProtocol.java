@@ -13,13 +13,12 @@ final class AnthropicProtocol implements ProviderProtocol {
 
     @Override
     public boolean serves(String path) {
-        return path.equals("/v1/messages") || path.equals("/messages");
+        return ProviderProtocol.atEndpoint(path, "/messages");
     }
 
     @Override
     public boolean authorized(Headers headers, String rawQuery) {
-        String key = headers.getFirst("x-api-key");
-        return key != null && !key.isBlank();
+        return ProviderProtocol.present(headers.getFirst("x-api-key"));
     }
 
     @Override

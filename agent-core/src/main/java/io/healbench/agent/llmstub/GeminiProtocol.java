@@ -25,8 +25,8 @@ final class GeminiProtocol implements ProviderProtocol {
 
     @Override
     public boolean authorized(Headers headers, String rawQuery) {
-        String key = headers.getFirst("x-goog-api-key");
-        return (key != null && !key.isBlank()) || (rawQuery != null && KEY_PARAMETER.matcher(rawQuery).find());
+        return ProviderProtocol.present(headers.getFirst("x-goog-api-key"))
+                || (rawQuery != null && KEY_PARAMETER.matcher(rawQuery).find());
     }
 
     @Override

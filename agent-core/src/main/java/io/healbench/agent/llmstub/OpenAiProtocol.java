@@ -14,14 +14,14 @@ final class OpenAiProtocol implements ProviderProtocol {
 
     @Override
     public boolean serves(String path) {
-        return path.equals("/v1/chat/completions") || path.equals("/chat/completions");
+        return ProviderProtocol.atEndpoint(path, "/chat/completions");
     }
 
     @Override
     public boolean authorized(Headers headers, String rawQuery) {
         String authorization = headers.getFirst("Authorization");
         return authorization != null && authorization.startsWith("Bearer ")
-                && !authorization.substring("Bearer ".length()).isBlank();
+                && ProviderProtocol.present(authorization.substring("Bearer ".length()));
     }
 
     @Override

@@ -19,4 +19,14 @@ interface ProviderProtocol {
     ObjectNode reply(StubReply reply, StubConversation conversation, long sequence);
 
     ObjectNode error(int status, String message);
+
+    /** Whether {@code path} is {@code endpoint}, with or without the {@code /v1} that a client's base URL may carry. */
+    static boolean atEndpoint(String path, String endpoint) {
+        return path.equals("/v1" + endpoint) || path.equals(endpoint);
+    }
+
+    /** Whether a credential is there: a header (or part of one) that is set and not blank. */
+    static boolean present(String credential) {
+        return credential != null && !credential.isBlank();
+    }
 }
