@@ -19,7 +19,7 @@ public class HealerAgent extends LlmHealingAgent {
 
     public HealerAgent(ConfiguredBackbones backbones, RunSpend runSpend) {
         super(new Profile(NAME, List.of(ActionCatalog.HEAL, ActionCatalog.RERAISE), new FencedTextActions(),
-                "system-healer"), backbones::catalog, runSpend, System::getenv);
+                "system-healer"), backbones, runSpend);
     }
 
     private static Limits singleShot(Limits d) {

@@ -39,6 +39,11 @@ public abstract class LlmHealingAgent implements HealingAgent {
 
     /** What makes one LLM agent what it is. */
     protected record Profile(String name, List<String> tools, ActionFormat format, String systemPrompt) {
+
+        /** A looping agent's profile: the whole action surface and the loop's system prompt, in {@code format}. */
+        static Profile loop(String name, ActionFormat format) {
+            return new Profile(name, ActionCatalog.allNames(), format, "system-loop");
+        }
     }
 
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -52,12 +57,12 @@ public abstract class LlmHealingAgent implements HealingAgent {
     private final List<ToolSpecification> specifications;
     private final String systemPrompt;
 
-    protected LlmHealingAgent(Profile profile, Supplier<BackboneCatalog> backbones, RunSpend runSpend,
-            Function<String, String> environment) {
+    /** API keys are read from the process environment. */
+    protected LlmHealingAgent(Profile profile, ConfiguredBackbones backbones, RunSpend runSpend) {
         this.profile = profile;
-        this.backbones = backbones;
+        this.backbones = backbones::catalog;
         this.runSpend = runSpend;
-        this.environment = environment;
+        this.environment = System::getenv;
         this.specifications = profile.format().specifications(profile.tools());
         this.systemPrompt = Prompts.render(profile.systemPrompt(),
                 Map.of("actions", profile.format().instructions(profile.tools())));

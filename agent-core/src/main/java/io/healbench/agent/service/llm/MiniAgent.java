@@ -12,7 +12,6 @@ public class MiniAgent extends LlmHealingAgent {
     public static final String NAME = "mini";
 
     public MiniAgent(ConfiguredBackbones backbones, RunSpend runSpend) {
-        super(new Profile(NAME, ActionCatalog.allNames(), new FencedTextActions(), "system-loop"), backbones::catalog,
-                runSpend, System::getenv);
+        super(Profile.loop(NAME, new FencedTextActions()), backbones, runSpend);
     }
 }

@@ -9,7 +9,6 @@ public class ToolLoopAgent extends LlmHealingAgent {
     public static final String NAME = "toolloop";
 
     public ToolLoopAgent(ConfiguredBackbones backbones, RunSpend runSpend) {
-        super(new Profile(NAME, ActionCatalog.allNames(), new NativeToolCalls(), "system-loop"), backbones::catalog,
-                runSpend, System::getenv);
+        super(Profile.loop(NAME, new NativeToolCalls()), backbones, runSpend);
     }
 }
