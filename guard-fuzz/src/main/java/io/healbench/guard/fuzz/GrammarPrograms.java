@@ -54,6 +54,10 @@ final class GrammarPrograms {
     private static final List<String> SPECS = List.of(
             ">10", "<5", "^8", ".2f", ",", "08.3f", "x", "#x", "e", "%", "+", " ", "_", "=^10", "!", ":", "d");
 
+    /** An expression's text and the precedence level it binds at. */
+    private record Leveled(String text, int level) {
+    }
+
     /** An atom and whether trailers (calls, subscripts, attributes) may follow it. */
     private record Atom(String text, boolean trailerable) {
     }
@@ -350,65 +354,25 @@ final class GrammarPrograms {
             return atomExpr(c, budget);
         }
         int b = budget - 1;
-        String s;
-        int level;
-        switch (r.nextInt(13)) {
-            case 0 -> {
-                s = expr(OR, c, b) + " if " + expr(OR, c, b) + " else " + expr(TEST, c, b);
-                level = TEST;
-            }
-            case 1 -> {
-                s = expr(AND, c, b) + " or " + expr(AND, c, b);
-                level = OR;
-            }
-            case 2 -> {
-                s = expr(NOT, c, b) + " and " + expr(NOT, c, b);
-                level = AND;
-            }
-            case 3 -> {
-                s = "not " + expr(NOT, c, b);
-                level = NOT;
-            }
-            case 4, 5 -> {
-                s = expr(BIT_OR, c, b) + " " + pick(COMPARISONS) + " " + expr(BIT_OR, c, b)
-                        + (chance(4) ? " " + pick(COMPARISONS) + " " + expr(BIT_OR, c, b) : "");
-                level = COMPARISON;
-            }
-            case 6 -> {
-                s = expr(BIT_OR, c, b) + " | " + expr(BIT_XOR, c, b);
-                level = BIT_OR;
-            }
-            case 7 -> {
-                s = expr(BIT_XOR, c, b) + " ^ " + expr(BIT_AND, c, b);
-                level = BIT_XOR;
-            }
-            case 8 -> {
-                s = expr(BIT_AND, c, b) + " & " + expr(SHIFT, c, b);
-                level = BIT_AND;
-            }
-            case 9 -> {
-                s = expr(SHIFT, c, b) + (chance(2) ? " << " : " >> ") + expr(ARITH, c, b);
-                level = SHIFT;
-            }
-            case 10 -> {
-                s = expr(ARITH, c, b) + (chance(2) ? " + " : " - ") + expr(TERM, c, b);
-                level = ARITH;
-            }
-            case 11 -> {
-                s = expr(TERM, c, b) + " " + pick(List.of("*", "/", "//", "%", "@")) + " " + expr(FACTOR, c, b);
-                level = TERM;
-            }
-            default -> {
-                if (chance(2)) {
-                    s = pick(List.of("-", "+", "~")) + expr(FACTOR, c, b);
-                    level = FACTOR;
-                } else {
-                    s = atomExpr(c, b) + " ** " + expr(FACTOR, c, b);
-                    level = FACTOR + 1;
-                }
-            }
-        }
-        return level < minLevel ? "(" + s + ")" : s;
+        Leveled e = switch (r.nextInt(13)) {
+            case 0 -> new Leveled(expr(OR, c, b) + " if " + expr(OR, c, b) + " else " + expr(TEST, c, b), TEST);
+            case 1 -> new Leveled(expr(AND, c, b) + " or " + expr(AND, c, b), OR);
+            case 2 -> new Leveled(expr(NOT, c, b) + " and " + expr(NOT, c, b), AND);
+            case 3 -> new Leveled("not " + expr(NOT, c, b), NOT);
+            case 4, 5 -> new Leveled(expr(BIT_OR, c, b) + " " + pick(COMPARISONS) + " " + expr(BIT_OR, c, b)
+                    + (chance(4) ? " " + pick(COMPARISONS) + " " + expr(BIT_OR, c, b) : ""), COMPARISON);
+            case 6 -> new Leveled(expr(BIT_OR, c, b) + " | " + expr(BIT_XOR, c, b), BIT_OR);
+            case 7 -> new Leveled(expr(BIT_XOR, c, b) + " ^ " + expr(BIT_AND, c, b), BIT_XOR);
+            case 8 -> new Leveled(expr(BIT_AND, c, b) + " & " + expr(SHIFT, c, b), BIT_AND);
+            case 9 -> new Leveled(expr(SHIFT, c, b) + (chance(2) ? " << " : " >> ") + expr(ARITH, c, b), SHIFT);
+            case 10 -> new Leveled(expr(ARITH, c, b) + (chance(2) ? " + " : " - ") + expr(TERM, c, b), ARITH);
+            case 11 -> new Leveled(expr(TERM, c, b) + " " + pick(List.of("*", "/", "//", "%", "@")) + " "
+                    + expr(FACTOR, c, b), TERM);
+            default -> chance(2)
+                    ? new Leveled(pick(List.of("-", "+", "~")) + expr(FACTOR, c, b), FACTOR)
+                    : new Leveled(atomExpr(c, b) + " ** " + expr(FACTOR, c, b), FACTOR + 1);
+        };
+        return e.level() < minLevel ? "(" + e.text() + ")" : e.text();
     }
 
     private String atomExpr(Ctx c, int budget) {
