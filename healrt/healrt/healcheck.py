@@ -169,19 +169,11 @@ def check_heal(tree: ast.Module) -> None:
         if isinstance(node, ast.comprehension) and node.is_async:
             raise _reject("async", node.iter, _POLICY["excluded_keywords"].get("async", "async code is not HealCore"))
         if isinstance(node, ast.Name):
-            reason = _name_reason(node.id)
-            if reason is not None:
-                raise _reject(f"name {node.id!r}", node, reason)
-            if node.id in REFLECTIVE_CALLABLES:
-                _check_reflective(node.id, node, called.get(id(node)))
+            _check_word("name", node.id, _name_reason(node.id), node, called)
             if node.id in SINGLE_ARGUMENT_CALLABLES:
                 _check_single_argument(node, called)
         elif isinstance(node, ast.Attribute):
-            reason = attribute_reason(node.attr)
-            if reason is not None:
-                raise _reject(f"attribute {node.attr!r}", node, reason)
-            if node.attr in REFLECTIVE_CALLABLES:
-                _check_reflective(node.attr, node, called.get(id(node)))
+            _check_word("attribute", node.attr, attribute_reason(node.attr), node, called)
             if node.attr in FORMAT_METHODS and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                 reason = format_refusal(node.value.value)
                 if reason is not None:
@@ -225,6 +217,14 @@ def _check_module(name: str, node: ast.AST) -> None:
         reason = _hidden_reason(part)
         if reason is not None:
             raise _reject(f"import of {name!r}", node, reason)
+
+
+def _check_word(kind: str, word: str, reason: str | None, node: ast.AST, called: dict[int, ast.Call]) -> None:
+    """A name or attribute: refused with the policy's reason, if any; a reflective one is checked at its call."""
+    if reason is not None:
+        raise _reject(f"{kind} {word!r}", node, reason)
+    if word in REFLECTIVE_CALLABLES:
+        _check_reflective(word, node, called.get(id(node)))
 
 
 def _check_single_argument(node: ast.Name, called: dict[int, ast.Call]) -> None:
