@@ -43,12 +43,8 @@ class NetworkPolicyTest {
 
     @Test
     void prodAllowsExactlyTheDesignsCalls() {
-        Set<String> expected = new TreeSet<>();
-        for (String pod : List.of("guard-service", "sandbox-service", "bench-service", "keycloak", "agent-default",
-                "agent-toolloop-claude-sonnet-4-5")) {
-            expected.add(pod + " -> kube-dns:53/UDP");
-            expected.add(pod + " -> kube-dns:53/TCP");
-        }
+        Set<String> expected = clusterDnsCalls(List.of("guard-service", "sandbox-service", "bench-service", "keycloak",
+                "agent-default", "agent-toolloop-claude-sonnet-4-5"));
         expected.add("sandbox-service -> guard-service:8101/TCP");
         expected.add("sandbox-service -> broker:5671/TCP");
         expected.add("bench-service -> keycloak:8080/TCP");
@@ -71,12 +67,8 @@ class NetworkPolicyTest {
 
     @Test
     void devAllowsExactlyTheDesignsCalls() {
-        Set<String> expected = new TreeSet<>();
-        for (String pod : List.of("guard-service", "sandbox-service", "bench-service", "keycloak", "agent-default",
-                "postgres", "rabbitmq")) {
-            expected.add(pod + " -> kube-dns:53/UDP");
-            expected.add(pod + " -> kube-dns:53/TCP");
-        }
+        Set<String> expected = clusterDnsCalls(List.of("guard-service", "sandbox-service", "bench-service", "keycloak",
+                "agent-default", "postgres", "rabbitmq"));
         expected.add("sandbox-service -> guard-service:8101/TCP");
         expected.add("sandbox-service -> rabbitmq:5672/TCP");
         expected.add("bench-service -> keycloak:8080/TCP");
@@ -90,6 +82,16 @@ class NetworkPolicyTest {
         expected.add("ingress-controller -> agent-default:8103/TCP");
         expected.add("ingress-controller -> keycloak:8080/TCP");
         assertEquals(expected, allowed(Renderings.dev(), List.of(INTERNET, ANTHROPIC)));
+    }
+
+    /** Each pod's name lookups, over UDP and TCP: a map of allowed calls to start from. */
+    private static Set<String> clusterDnsCalls(List<String> pods) {
+        Set<String> calls = new TreeSet<>();
+        for (String pod : pods) {
+            calls.add(pod + " -> kube-dns:53/UDP");
+            calls.add(pod + " -> kube-dns:53/TCP");
+        }
+        return calls;
     }
 
     /**
