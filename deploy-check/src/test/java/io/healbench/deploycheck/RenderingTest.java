@@ -12,22 +12,16 @@ class RenderingTest {
     @Test
     void aKustomizationNamingAMissingFileFailsToRender() {
         Path dir = Renderings.scratch("broken-kustomization");
-        Renderings.write(dir.resolve("kustomization.yaml"), """
-                apiVersion: kustomize.config.k8s.io/v1beta1
-                kind: Kustomization
+        assertFailsToRenderNaming(dir, """
                 resources:
                   - deployment-that-is-not-there.yaml
-                """);
-        Kustomize.RenderingFailed failure = assertThrows(Kustomize.RenderingFailed.class, () -> Kustomize.render(dir));
-        assertTrue(failure.getMessage().contains("deployment-that-is-not-there.yaml"), failure.getMessage());
+                """, "deployment-that-is-not-there.yaml");
     }
 
     @Test
     void aPatchOfAnObjectTheOverlayLacksFailsToRender() {
         Path dir = Renderings.scratch("broken-patch");
-        Renderings.write(dir.resolve("kustomization.yaml"), """
-                apiVersion: kustomize.config.k8s.io/v1beta1
-                kind: Kustomization
+        assertFailsToRenderNaming(dir, """
                 resources:
                   - %s
                 patches:
@@ -36,8 +30,16 @@ class RenderingTest {
                       kind: Deployment
                       metadata: {name: guard-servce}
                       spec: {replicas: 3}
-                """.formatted(dir.relativize(Renderings.k8s().resolve("base"))));
+                """.formatted(dir.relativize(Renderings.k8s().resolve("base"))), "guard-servce");
+    }
+
+    /** A kustomization of {@code body} in {@code dir} fails to render, and the failure names the culprit. */
+    private static void assertFailsToRenderNaming(Path dir, String body, String culprit) {
+        Renderings.write(dir.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                """ + body);
         Kustomize.RenderingFailed failure = assertThrows(Kustomize.RenderingFailed.class, () -> Kustomize.render(dir));
-        assertTrue(failure.getMessage().contains("guard-servce"), failure.getMessage());
+        assertTrue(failure.getMessage().contains(culprit), failure.getMessage());
     }
 }
