@@ -90,9 +90,7 @@ class ReplayAgentTest {
 
     @Test
     void nthHealPointGetsTheNthHealAndThenTheAgentGivesUp() throws IOException {
-        write("inst.json", TWO_HEALS);
-        ReplayAgent agent = new ReplayAgent(Optional.of(dir));
-        agent.attemptStarted(spec("a1", "inst"));
+        ReplayAgent agent = startedOnTwoHeals();
 
         assertEquals(new Heal("x = 0", Resume.RETRY), agent.decide(point("a1", 1)));
         assertEquals(new Heal("_return_ = None", Resume.RETURN), agent.decide(point("a1", 2)));
@@ -102,9 +100,7 @@ class ReplayAgentTest {
 
     @Test
     void refusedRecordedHealIsNotRetriedAndTheRefusalIsTheReason() throws IOException {
-        write("inst.json", TWO_HEALS);
-        ReplayAgent agent = new ReplayAgent(Optional.of(dir));
-        agent.attemptStarted(spec("a1", "inst"));
+        ReplayAgent agent = startedOnTwoHeals();
 
         AgentDecision decision = agent.decide(new HealPoint("a1", crash(1),
                 List.of(new RejectedHeal("x = 0", "HealGuard's static stage found a flow"))));
@@ -146,6 +142,14 @@ class ReplayAgentTest {
         HealSetException error = assertThrows(HealSetException.class, () -> agent.attemptStarted(spec("a1", "inst")));
 
         assertTrue(error.getMessage().contains(file + ": heals[0].resume"), error.getMessage());
+    }
+
+    /** An agent whose attempt a1 replays instance inst's heal set of {@link #TWO_HEALS}. */
+    private ReplayAgent startedOnTwoHeals() throws IOException {
+        write("inst.json", TWO_HEALS);
+        ReplayAgent agent = new ReplayAgent(Optional.of(dir));
+        agent.attemptStarted(spec("a1", "inst"));
+        return agent;
     }
 
     private Path write(String name, String content) throws IOException {
