@@ -55,8 +55,7 @@ class CassetteRecordReplayTest {
             ChatModel model = server.model(cassette);
             assertEquals("answer 1", model.chat("hello"));
             assertEquals("answer 2", model.chat("how are you?"));
-            assertEquals(2, cassette.exchangesRecorded());
-            assertEquals(0, cassette.exchangesReplayed());
+            assertExchanges(cassette, 2, 0);
         }
         assertEquals(2, server.hits());
         server.close();
@@ -65,8 +64,7 @@ class CassetteRecordReplayTest {
             ChatModel model = ChatCompletionsServer.model(NOWHERE, cassette, 0);
             assertEquals("answer 1", model.chat("hello"));
             assertEquals("answer 2", model.chat("how are you?"));
-            assertEquals(2, cassette.exchangesReplayed());
-            assertEquals(0, cassette.exchangesRecorded());
+            assertExchanges(cassette, 0, 2);
         }
         assertEquals(2, server.hits());
     }
@@ -127,8 +125,7 @@ class CassetteRecordReplayTest {
             assertEquals("answer 2", model.chat("new question"));
             assertEquals("answer 3", model.chat("hello"));
             assertEquals(3, server.hits());
-            assertEquals(1, cassette.exchangesReplayed());
-            assertEquals(2, cassette.exchangesRecorded());
+            assertExchanges(cassette, 2, 1);
         }
         List<String> lines = Files.readAllLines(file);
         assertEquals(3, lines.size());
@@ -190,8 +187,7 @@ class CassetteRecordReplayTest {
             ChatModel model = server.model(cassette);
             assertEquals("answer 1", model.chat("hello"));
             assertEquals("answer 2", model.chat("hello"));
-            assertEquals(0, cassette.exchangesRecorded());
-            assertEquals(0, cassette.exchangesReplayed());
+            assertExchanges(cassette, 0, 0);
         }
         assertEquals(2, server.hits());
         assertFalse(Files.exists(file));
@@ -237,6 +233,11 @@ class CassetteRecordReplayTest {
         RuntimeException escaped = assertThrows(RuntimeException.class, () -> model.chat("hello"));
         assertTrue(escaped.getMessage().contains("is closed"), escaped.getMessage());
         assertEquals(0, server.hits());
+    }
+
+    private static void assertExchanges(Cassette cassette, int recorded, int replayed) {
+        assertEquals(recorded, cassette.exchangesRecorded(), "exchanges recorded");
+        assertEquals(replayed, cassette.exchangesReplayed(), "exchanges replayed");
     }
 
     private void record(String... prompts) {
