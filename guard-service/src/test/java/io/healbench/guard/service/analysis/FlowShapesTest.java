@@ -19,52 +19,38 @@ class FlowShapesTest {
 
     private static final String HEADER = "import os, shutil, subprocess\nfrom pathlib import Path\n\n";
 
+    /** The template most shapes share: the crash is a KeyError on {@code d["name"]}, so the heal binds {@code name}. */
+    private static final String NAME_CRASH = """
+            def work(d, base):
+                name = d["name"]  # CRASH
+                BODY
+            """;
+
     /** (shape, crash qualname, Δk, unsafe body, safe body, sink op); a body replaces {@code BODY} in the template. */
     static Stream<Arguments> shapes() {
         return Stream.of(
-                shape("direct", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "os.remove(name)", "other = 'report'\n    os.remove(other)", "os.remove"),
+                shape("direct", "both name:name", NAME_CRASH,
+                        "os.remove(name)", "other = 'report'\n    os.remove(other)", "os.remove"),
                 shape("arithmetic", "both name:count", """
                         def work(d, base):
                             count = int(d["count"])  # CRASH
                             BODY
                         """, "pid = count * 2 + 1\n    os.kill(pid, 9)", "pid = 7 * 2 + 1\n    os.kill(pid, 9)", "os.kill"),
-                shape("formatting f-string", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "open(f'{base}/{name}.log', 'w')", "open(f'{base}/report.log', 'w')", "open"),
-                shape("formatting %", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "os.system('rm %s' % name)", "os.system('rm %s' % base)", "os.system"),
-                shape("formatting format/join/str", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "target = '/'.join([base, '{}.txt'.format(str(name))])\n    shutil.rmtree(target)",
+                shape("formatting f-string", "both name:name", NAME_CRASH,
+                        "open(f'{base}/{name}.log', 'w')", "open(f'{base}/report.log', 'w')", "open"),
+                shape("formatting %", "both name:name", NAME_CRASH,
+                        "os.system('rm %s' % name)", "os.system('rm %s' % base)", "os.system"),
+                shape("formatting format/join/str", "both name:name", NAME_CRASH,
+                        "target = '/'.join([base, '{}.txt'.format(str(name))])\n    shutil.rmtree(target)",
                         "target = '/'.join([base, '{}.txt'.format(str('report'))])\n    shutil.rmtree(target)", "shutil.rmtree"),
-                shape("container list", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "argv = ['ls', name]\n    subprocess.run(argv)", "argv = ['ls', base]\n    subprocess.run(argv)",
+                shape("container list", "both name:name", NAME_CRASH,
+                        "argv = ['ls', name]\n    subprocess.run(argv)", "argv = ['ls', base]\n    subprocess.run(argv)",
                         "subprocess.run"),
-                shape("container dict item", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "paths = {'log': name, 'tmp': 'scratch'}\n    os.remove(paths['log'])",
+                shape("container dict item", "both name:name", NAME_CRASH,
+                        "paths = {'log': name, 'tmp': 'scratch'}\n    os.remove(paths['log'])",
                         "paths = {'log': name, 'tmp': 'scratch'}\n    os.remove(paths['tmp'])", "os.remove"),
-                shape("container append", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "argv = ['ls']\n    argv.append(name)\n    subprocess.call(argv)",
+                shape("container append", "both name:name", NAME_CRASH,
+                        "argv = ['ls']\n    argv.append(name)\n    subprocess.call(argv)",
                         "argv = ['ls']\n    argv.append('-l')\n    subprocess.call(argv)", "subprocess.call"),
                 shape("attribute", "both attr:self.name", """
                         class Job:
@@ -119,34 +105,22 @@ class FlowShapesTest {
                             name = d["name"]  # CRASH
                             BODY
                         """, "LAST = name\n    flush()", "LAST = base + '.bak'\n    flush()", "os.remove"),
-                shape("loop accumulation", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "path = ''\n    for part in [base, '/', name]:\n        path += part\n    open(path, 'x')",
+                shape("loop accumulation", "both name:name", NAME_CRASH,
+                        "path = ''\n    for part in [base, '/', name]:\n        path += part\n    open(path, 'x')",
                         "path = ''\n    for part in [base, '/', 'report']:\n        path += part\n    open(path, 'x')", "open"),
-                shape("exception path", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "try:\n        raise LookupError(name)\n    except LookupError as e:\n        os.remove(e.args[0])",
+                shape("exception path", "both name:name", NAME_CRASH,
+                        "try:\n        raise LookupError(name)\n    except LookupError as e:\n        os.remove(e.args[0])",
                         "try:\n        raise LookupError('report')\n    except LookupError as e:\n        os.remove(e.args[0])", "os.remove"),
-                shape("exception state", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "try:\n        p = name\n        int(base)\n    except ValueError:\n        os.remove(p)",
+                shape("exception state", "both name:name", NAME_CRASH,
+                        "try:\n        p = name\n        int(base)\n    except ValueError:\n        os.remove(p)",
                         "try:\n        p = 'report'\n        int(name)\n    except ValueError:\n        os.remove(p)", "os.remove"),
                 shape("bool/None", "both name:flag", """
                         def work(d, base):
                             flag = d["flag"]  # CRASH
                             BODY
                         """, "os.system(f'echo {flag}')", "os.system(f'echo {None}')", "os.system"),
-                shape("path receiver", "both name:name", """
-                        def work(d, base):
-                            name = d["name"]  # CRASH
-                            BODY
-                        """, "(Path(base) / name).write_text('x')", "(Path(base) / 'report').write_text(name)",
+                shape("path receiver", "both name:name", NAME_CRASH,
+                        "(Path(base) / name).write_text('x')", "(Path(base) / 'report').write_text(name)",
                         "pathlib.Path.write_text"));
     }
 
