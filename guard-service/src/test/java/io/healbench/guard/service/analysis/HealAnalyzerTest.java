@@ -143,10 +143,8 @@ class HealAnalyzerTest {
                     BODY
                     subprocess.run(items)
                 """;
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "add(name)"))
-                .delta("both name:name").analyze());
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "add('-l')"))
-                .delta("both name:name").analyze());
+        assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "add(name)"));
+        assertVerdict(AnalysisResult.Verdict.CLEAN, analyzeNameHeal(source, "add('-l')"));
     }
 
     @Test
@@ -215,13 +213,11 @@ class HealAnalyzerTest {
                 """;
         for (String unsafe : List.of("t = Target(name, 'w')\n    open(t.path, t.mode)",
                 "for p in parts(base, name):\n        os.remove(p)")) {
-            assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", unsafe))
-                    .delta("both name:name").analyze());
+            assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, unsafe));
         }
         for (String safe : List.of("t = Target(base, name)\n    open(t.path, 'w')",
                 "for p in parts(base, 'x'):\n        os.remove(p)")) {
-            assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", safe))
-                    .delta("both name:name").analyze());
+            assertVerdict(AnalysisResult.Verdict.CLEAN, analyzeNameHeal(source, safe));
         }
     }
 
@@ -276,16 +272,13 @@ class HealAnalyzerTest {
                     BODY
                 """;
         for (String write : List.of("open(name, 'w')", "open(name, mode='a+')", "open(name, 'rb+')", "open(name, mode)")) {
-            assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                    source.replace("BODY", "mode = d['m']\n    " + write)).delta("both name:name").analyze());
+            assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "mode = d['m']\n    " + write));
         }
         for (String read : List.of("open(name)", "open(name, 'r')", "open(name, mode='rb')",
                 "os.open(name, os.O_RDONLY)")) {
-            assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", source.replace("BODY", read))
-                    .delta("both name:name").analyze());
+            assertVerdict(AnalysisResult.Verdict.CLEAN, analyzeNameHeal(source, read));
         }
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "os.open(name, os.O_WRONLY | os.O_CREAT)")).delta("both name:name").analyze());
+        assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "os.open(name, os.O_WRONLY | os.O_CREAT)"));
     }
 
     @Test
@@ -295,15 +288,11 @@ class HealAnalyzerTest {
                     name = d["name"]  # CRASH
                     BODY
                 """;
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "os.rename('/a', name)")).delta("both name:name").analyze());
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "os.environ['HOME'] = name")).delta("both name:name").analyze());
+        assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "os.rename('/a', name)"));
+        assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "os.environ['HOME'] = name"));
         // shutil.copy's key input is the destination only.
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "shutil.copy(name, '/tmp/x')")).delta("both name:name").analyze());
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "shutil.copy('/tmp/x', dst=name)")).delta("both name:name").analyze());
+        assertVerdict(AnalysisResult.Verdict.CLEAN, analyzeNameHeal(source, "shutil.copy(name, '/tmp/x')"));
+        assertVerdict(AnalysisResult.Verdict.TAINTED, analyzeNameHeal(source, "shutil.copy('/tmp/x', dst=name)"));
     }
 
     @Test
@@ -416,13 +405,11 @@ class HealAnalyzerTest {
                     name = d["name"]  # CRASH
                     BODY
                 """;
-        AnalysisResult dynamic = AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "handlers['x'](name)"))
-                .delta("both name:name").analyze();
+        AnalysisResult dynamic = analyzeNameHeal(source, "handlers['x'](name)");
         assertVerdict(AnalysisResult.Verdict.UNKNOWN, dynamic);
         assertTrue(dynamic.incomplete().get(0).construct().startsWith("dynamic call"), dynamic::toString);
 
-        AnalysisResult evaluated = AnalysisCase.crashIn("app.py", "work", source.replace("BODY", "eval(name)"))
-                .delta("both name:name").analyze();
+        AnalysisResult evaluated = analyzeNameHeal(source, "eval(name)");
         assertVerdict(AnalysisResult.Verdict.UNKNOWN, evaluated);
         assertEquals("eval() of a heal-derived value", evaluated.incomplete().get(0).construct());
 
@@ -431,8 +418,7 @@ class HealAnalyzerTest {
         assertVerdict(AnalysisResult.Verdict.UNKNOWN, computed);
 
         // A dynamic call that receives nothing heal-derived leaves the verdict CLEAN.
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work",
-                source.replace("BODY", "handlers['x']('fixed')")).delta("both name:name").analyze());
+        assertVerdict(AnalysisResult.Verdict.CLEAN, analyzeNameHeal(source, "handlers['x']('fixed')"));
     }
 
     @Test
@@ -483,5 +469,10 @@ class HealAnalyzerTest {
         assertEquals(AccessPath.of("d").then("[s:a]b]").then("[i:0]"), Sources.parse("item:d['a]b'][0]"));
         assertEquals(AccessPath.of("s").then(Value.ANY_ITEM), Sources.parse("item:s[frozenset({1})]"));
         assertEquals(AccessPath.of("x"), Sources.parse("name:x"));
+    }
+
+    /** {@code source} with {@code body} for BODY, analysed as a heal that binds {@code name} in {@code work}. */
+    private static AnalysisResult analyzeNameHeal(String source, String body) {
+        return AnalysisCase.crashIn("app.py", "work", source.replace("BODY", body)).delta("both name:name").analyze();
     }
 }
