@@ -11,6 +11,7 @@ import dataclasses
 import json
 import subprocess
 from pathlib import Path
+from typing import Iterable
 
 from . import sourcetree, subjects
 from .instances import Instance, display_path, inside
@@ -90,13 +91,10 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
     source_dir = workspace / "src"
     source_dir.mkdir(parents=True)
     config = subject.config
-    # Only a wheel's environment is read-only in the cache, so only its files may be shared.
-    link = subject.kind == "wheel"
-    symlinked = frozenset(Path(subject.root) / path for path in (config.not_instrumented if config else []))
     for root in instance.project_roots:
-        _place(Path(subject.root) / root, source_dir / root, f"{where}: project_roots: {root!r}", link, symlinked)
-    if link:
-        sourcetree.link_vendored_libraries(Path(subject.root), source_dir)
+        if not (Path(subject.root) / root).exists():
+            raise MaterializeError(f"{where}: project_roots: {root!r}: not found in the subject ({Path(subject.root) / root})")
+    place_project(subject, instance.project_roots, source_dir)
     patch = instance.bug_patch if variant == "buggy" else instance.fix_patch
     if patch is not None:
         sourcetree.detach([source_dir / path for path in sourcetree.patched_files(patch)])
@@ -125,11 +123,24 @@ def materialize(instance: Instance, variant: str, workspace: Path) -> Plan:
     return plan
 
 
-def _place(source: Path, destination: Path, what: str, link: bool = False,
-           symlinked: frozenset[Path] = frozenset()) -> None:
+def place_project(subject: subjects.Subject, roots: Iterable[str], source_dir: Path) -> None:
+    """The project roots in `source_dir`, as every workspace has them (materialize's, the builder's):
+    a wheel's files hard-linked (only a wheel's environment is read-only in the cache, so only its
+    files may be shared), the subject's `not_instrumented` paths symlinked, a wheel's vendored
+    libraries linked next to them."""
+    link = subject.kind == "wheel"
+    not_instrumented = subject.config.not_instrumented if subject.config else []
+    symlinked = frozenset(Path(subject.root) / path for path in not_instrumented)
+    for root in roots:
+        sourcetree.place(Path(subject.root) / root, source_dir / root, link=link, symlinked=symlinked)
+    if link:
+        sourcetree.link_vendored_libraries(Path(subject.root), source_dir)
+
+
+def _place(source: Path, destination: Path, what: str) -> None:
     if not source.exists():
         raise MaterializeError(f"{what}: not found in the subject ({source})")
-    sourcetree.place(source, destination, link=link, symlinked=symlinked)
+    sourcetree.place(source, destination, link=False)
 
 
 def _apply(patch: Path, source_dir: Path, onto: str) -> None:

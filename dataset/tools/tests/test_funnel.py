@@ -168,13 +168,14 @@ def test_a_wheel_mutant_workspace_links_the_subject_and_never_writes_it(subject:
     mutant run would cost more than the run); the mutated file alone gets its own copy first."""
     (subject / "calc" / "_ext").mkdir()
     (subject / "calc" / "_ext" / "fast.py").write_text("X = 1\n")
-    wheel = dataclasses.replace(subjects.resolve(f"local:{subject}"), kind="wheel")
-    config = subjects.SubjectConfig(subject=wheel.spec, codebase="calc", python=platform.python_version(),
+    local = subjects.resolve(f"local:{subject}")
+    config = subjects.SubjectConfig(subject=local.spec, codebase="calc", python=platform.python_version(),
                                     project_roots=["calc"], test_paths=["tests"], pytest_args=[], deselect=[],
                                     deps=[], policy="default", not_instrumented=["calc/_ext"])
+    wheel = dataclasses.replace(local, kind="wheel", config=config)
     unit = selection.Unit(("calc",), ("calc",))
     mutant = edit('return TABLE.get(key, 0)', 'return TABLE[key]')
-    workspace = runs._workspace(wheel, config, unit, tmp_path, mutant)
+    workspace = runs._workspace(wheel, unit, tmp_path, mutant)
     source = workspace / "src" / "calc"
     assert os.path.samefile(source / "__init__.py", subject / "calc" / "__init__.py")
     assert (source / "_ext").is_symlink() and (source / "_ext").resolve() == subject / "calc" / "_ext"

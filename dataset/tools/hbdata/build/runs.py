@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from .. import HEALRT_DIR, mine, procgroup, sourcetree, suiterun
 from ..funnel import Funnel
-from ..materialize import BASE_ENV
+from ..materialize import BASE_ENV, place_project
 from ..subjects import Subject, SubjectConfig
 from ..suiterun import SuiteResult, run_suite
 from .selection import Unit
@@ -33,18 +33,12 @@ class Job:
     baseline: SuiteResult
 
 
-def _workspace(subject: Subject, config: SubjectConfig, unit: Unit, work: Path, mutant: mine.Mutant | None) -> Path:
-    """The unit's roots placed as materialize places them: a wheel's files hard-linked (a copy of
-    pandas per mutant run would cost more than the run), its `not_instrumented` paths symlinked,
-    its vendored libraries next to them; the mutated file gets its own copy first."""
+def _workspace(subject: Subject, unit: Unit, work: Path, mutant: mine.Mutant | None) -> Path:
+    """The unit's roots placed as materialize places them (a copy of pandas per mutant run would
+    cost more than the run); the mutated file gets its own copy first."""
     workspace = Path(tempfile.mkdtemp(prefix="ws-", dir=work))
     source = workspace / "src"
-    link = subject.kind == "wheel"
-    symlinked = frozenset(Path(subject.root) / path for path in config.not_instrumented)
-    for root in unit.roots:
-        sourcetree.place(Path(subject.root) / root, source / root, link=link, symlinked=symlinked)
-    if link:
-        sourcetree.link_vendored_libraries(Path(subject.root), source)
+    place_project(subject, unit.roots, source)
     if mutant is not None:
         path = source / mutant.file
         sourcetree.detach([path])
@@ -89,7 +83,7 @@ def _key(*parts: Iterable[str] | str) -> str:
 
 def _run_in_workspace(subject: Subject, config: SubjectConfig, unit: Unit, tests: tuple[str, ...], work: Path,
                       mutant: mine.Mutant | None, timeout_s: float) -> SuiteResult:
-    workspace = _workspace(subject, config, unit, work, mutant)
+    workspace = _workspace(subject, unit, work, mutant)
     try:
         return _suite(subject, config, unit, tests, workspace, timeout_s)
     finally:
