@@ -238,6 +238,7 @@ class WorkspaceMaterializerTest {
         Files.writeString(subject.resolve("mypkg/__init__.py"), "");
         Files.writeString(subject.resolve("mypkg/mod.py"), "def f(x):\n    return x + 1\n");
         Files.writeString(subject.resolve("mypkg/__pycache__/mod.cpython-311.pyc"), "PRISTINE BYTECODE");
+        Files.writeString(subject.resolve("mypkg/hint.py"), "PRISTINE HINT\n");
         Files.writeString(subject.resolve("tests/test_mod.py"), "import glob, os\nimport mypkg.mod\nfrom mypkg.mod import f\n\n"
                 + "ROOT = r'" + subject + "'\n\ndef test_f():\n"
                 + "    imported = open(mypkg.mod.__file__).read()\n"
@@ -245,8 +246,11 @@ class WorkspaceMaterializerTest {
                 + "    if 'str(x)' in imported:\n"
                 + "        for pyc in glob.glob(os.path.join(ROOT, 'mypkg/__pycache__/mod.*.pyc')):\n"
                 + "            assert open(pyc).read() == '', 'PRISTINE BYTECODE VISIBLE'\n"
+                + "        assert 'PRISTINE' not in open(os.path.join(ROOT, 'mypkg/hint.py')).read(), 'DELETED FILE VISIBLE'\n"
                 + "    assert f(1) == 2\n");
-        String bug = "--- a/mypkg/mod.py\n+++ b/mypkg/mod.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 1\n+    return str(x) + 1\n";
+        // The bug also deletes a file: its pristine copy is named only on the header's `---` side.
+        String bug = "--- a/mypkg/mod.py\n+++ b/mypkg/mod.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 1\n+    return str(x) + 1\n"
+                + "--- a/mypkg/hint.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-PRISTINE HINT\n";
         Instance local = write("sandbox-local-subject", yaml("sandbox-local-subject", "local:" + subject, "mypkg", "bug_patch: bug.patch",
                 "tests/test_mod.py::test_f", "subject", "mypkg/mod.py", "injected"), "bug.patch", bug);
         assertEquals("subject", local.codebase(), "a local subject's code base is its directory name");

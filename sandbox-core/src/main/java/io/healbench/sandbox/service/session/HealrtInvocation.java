@@ -111,10 +111,16 @@ public class HealrtInvocation {
         Files.write(empty, new byte[0]);
         Map<Path, Path> covered = new TreeMap<>();
         for (String line : Files.readAllLines(instance.file(instance.bugPatch()))) {
-            if (!line.startsWith("+++ b/")) {
+            // Both sides of each file header, as `patch -p1` reads them (any first component, as hbdata's
+            // sourcetree.patched_files): a file the bug deletes is just as much the answer key as one it changes.
+            if (!line.startsWith("--- ") && !line.startsWith("+++ ")) {
                 continue;
             }
-            String relative = line.substring("+++ b/".length()).split("\\t", 2)[0].strip();
+            String name = line.substring(4).split("\t", 2)[0].strip();
+            if (name.equals("/dev/null")) {
+                continue;
+            }
+            String relative = name.substring(name.indexOf('/') + 1);
             Path pristine = subjectRoot.resolve(relative).normalize();
             Path buggy = workspace.sourceDir().resolve(relative).normalize();
             if (!pristine.startsWith(subjectRoot) || !buggy.startsWith(workspace.sourceDir())) {
