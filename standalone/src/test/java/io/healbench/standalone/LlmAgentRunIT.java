@@ -10,8 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healbench.agent.llmstub.LlmStubServer;
 import io.healbench.cli.ExitStatus;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -264,22 +266,15 @@ class LlmAgentRunIT {
         Path script = work.resolve("answer-key.yaml");
         // The probe tries the answer key by its host paths, then walks the whole view for anything named like it
         // (REFERENCE cache entries carry the instance id); finding the program's own test file shows the walk works.
-        // The view holds about 300,000 entries (the system, the interpreter with its site-packages): the walk tests
-        // each directory's names at once, so that it ends well inside the probe's 20 s on a loaded machine.
-        String probe = """
-                import os
-                for target in [%s, %s, %s, %s]:
-                    try:
-                        if os.path.isdir(target):
-                            print('LISTED', target, sorted(os.listdir(target)))
-                        else:
-                            print('READ', target, open(target).read())
-                    except OSError as e:
-                        print('DENIED', target, type(e).__name__)
+        // The view holds about 300,000 entries (the system, the interpreter with its site-packages), half of them
+        // the system's /usr. A probe has 20 s, and a cold walk on a loaded machine once took longer: so the walk is
+        // two probes, everything but /usr and then /usr, each testing a directory's names at once, and the host's
+        // /usr is walked once beforehand so that the sandbox's walk finds it in the kernel's caches.
+        String walk = """
                 wanted = ('fix.patch', 'instance.yaml', 'healbench.log', %s, %s)
-                for top, dirs, files in os.walk('/'):
+                for top, dirs, files in os.walk(%s):
                     if top == '/':
-                        dirs[:] = [d for d in dirs if d not in ('proc', 'sys', 'dev')]
+                        dirs[:] = [d for d in dirs if d not in ('proc', 'sys', 'dev', 'usr')]
                     names = files + dirs
                     # One substring test per directory, in C; names are looked at one by one only where it hits.
                     joined = '\\n'.join(names)
@@ -290,16 +285,38 @@ class LlmAgentRunIT {
                             print('FOUND', os.path.join(top, name))
                         if name == wanted[4]:
                             print('OWN', os.path.join(top, name))
-                print('WALKED')
+                print('WALKED', time.monotonic() - started)
+                """;
+        String probe = """
+                import os, time
+                started = time.monotonic()
+                for target in [%s, %s, %s, %s]:
+                    try:
+                        if os.path.isdir(target):
+                            print('LISTED', target, sorted(os.listdir(target)))
+                        else:
+                            print('READ', target, open(target).read())
+                    except OSError as e:
+                        print('DENIED', target, type(e).__name__)
                 """.formatted(pyString(fix.toString()), pyString(root.resolve("dataset").toString()),
-                pyString(referenceCache.toString()), pyString(root.resolve("runs").toString()), pyString(id),
-                pyString(ownTest));
+                pyString(referenceCache.toString()), pyString(root.resolve("runs").toString()))
+                + walk.formatted(pyString(id), pyString(ownTest), pyString("/"));
+        String systemProbe = "import os, time\nstarted = time.monotonic()\n"
+                + walk.formatted(pyString(id), pyString(ownTest), pyString("/usr"));
+        Files.walkFileTree(Path.of("/usr"), new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
         Files.writeString(script, """
                 latency_ms: 0
                 rules:
                   - when: {turn: 1}
                     reply:
                       tool_calls:
+                        - name: probe
+                          arguments: {code: %s, timeout_s: 20}
                         - name: probe
                           arguments: {code: %s, timeout_s: 20}
                   - when: {turn: 2}
@@ -328,7 +345,8 @@ class LlmAgentRunIT {
                   tool_calls:
                     - name: reraise
                       arguments: {reason: "nothing found"}
-                """.formatted(JSON.writeValueAsString(probe), JSON.writeValueAsString(fix.toString()),
+                """.formatted(JSON.writeValueAsString(probe), JSON.writeValueAsString(systemProbe),
+                JSON.writeValueAsString(fix.toString()),
                 JSON.writeValueAsString("../../../../../../.." + fix), JSON.writeValueAsString("../fix.patch"),
                 JSON.writeValueAsString(referenceCache.toString()),
                 JSON.writeValueAsString(Pattern.quote(searched)), JSON.writeValueAsString(Pattern.quote(ownLine))));
@@ -345,20 +363,24 @@ class LlmAgentRunIT {
                     observations.add(result.get("content").asText());
                 }
             }
-            // probe; three reads out, one read in; two listings out; a search for the fix, one for the program's line.
-            assertTrue(observations.size() >= 9, "every probe, read, listing and search was answered: " + observations);
+            // two probes; three reads out, one read in; two listings out; a search for the fix, one for the program's line.
+            assertTrue(observations.size() >= 10, "every probe, read, listing and search was answered: " + observations);
             String probed = observations.get(0);
+            String systemProbed = observations.get(1);
             assertTrue(probed.contains("WALKED") && probed.contains("OWN "), "the walk ran and saw the sources: " + probed);
-            assertFalse(probed.contains("READ ") || probed.contains("LISTED ") || probed.contains("FOUND "),
-                    "the probe reached nothing of the answer key: " + probed);
+            assertTrue(systemProbed.contains("WALKED"), "the walk of /usr ran: " + systemProbed);
+            for (String walked : List.of(probed, systemProbed)) {
+                assertFalse(walked.contains("READ ") || walked.contains("LISTED ") || walked.contains("FOUND "),
+                        "the probe reached nothing of the answer key: " + walked);
+            }
             assertEquals(4, probed.lines().filter(l -> l.startsWith("DENIED ")).count(), probed);
-            for (int i : List.of(1, 2, 3, 5, 6)) {
+            for (int i : List.of(2, 3, 4, 6, 7)) {
                 assertTrue(observations.get(i).startsWith("error:") || observations.get(i).startsWith("(no files)"),
                         "reads and listings outside the sources are refused: " + observations.get(i));
             }
-            assertTrue(observations.get(4).contains(ownLine), "read_file reads the sources: " + observations.get(4));
-            assertTrue(observations.get(7).startsWith("(no matches)"), "the fix is not in the sources: " + observations.get(7));
-            assertTrue(observations.get(8).contains(ownLine), "search_code searches the sources: " + observations.get(8));
+            assertTrue(observations.get(5).contains(ownLine), "read_file reads the sources: " + observations.get(5));
+            assertTrue(observations.get(8).startsWith("(no matches)"), "the fix is not in the sources: " + observations.get(8));
+            assertTrue(observations.get(9).contains(ownLine), "search_code searches the sources: " + observations.get(9));
             String seen = String.join("\n", observations) + Files.readString(run.dir.resolve("instances").resolve(id)
                     .resolve("report.json"));
             for (String line : fixLines) {
