@@ -1,5 +1,6 @@
 package io.healbench.common.guard;
 
+import io.healbench.common.heal.Resume;
 import java.util.List;
 
 /**
@@ -21,7 +22,7 @@ public record HealAnalysis(int healPoint, List<DeltaEntry> delta, boolean deltaT
 
     /** The crashing statement, the resume mode, and the project callers (innermost first). */
     public record CrashPoint(String file, String function, String qualname, int line, int col, int endLine, int endCol,
-                             String kind, String resume, List<CallSite> callers) {}
+                             String kind, Resume resume, List<CallSite> callers) {}
 
     /**
      * Where a project caller continues: the span of the expression it is evaluating (the call);

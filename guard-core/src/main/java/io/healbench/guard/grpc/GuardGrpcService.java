@@ -64,7 +64,11 @@ public class GuardGrpcService implements GuardService {
     }
 
     private static AnalysisInput toInput(AnalyzeHealRequest request) {
-        return new AnalysisInput(request.getHealCode(), AnalysisProtos.analysis(request), request.getPolicyJson());
+        try {
+            return new AnalysisInput(request.getHealCode(), AnalysisProtos.analysis(request), request.getPolicyJson());
+        } catch (IllegalArgumentException e) { // a typed field's text is none of its values (the crash point's resume)
+            throw new AnalysisInputException("crash_point: " + e.getMessage());
+        }
     }
 
     private static AnalyzeHealResponse toResponse(AnalysisResult result) {

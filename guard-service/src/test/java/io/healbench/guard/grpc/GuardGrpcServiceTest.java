@@ -126,6 +126,23 @@ class GuardGrpcServiceTest {
         assertTrue(e.getStatus().getDescription().contains("root must be a Module"), e::toString);
     }
 
+    @Test
+    void analyzeHealRefusesAResumeItDoesNotKnow() throws Exception {
+        AnalysisInput input = AnalysisInputs.direct("def work(d):\n    name = d['name']  # CRASH\n    print(name)\n", "");
+        AnalyzeHealRequest request = AnalysisProtos.request(input.healCode(), input.analysis(), input.policyJson());
+        AnalyzeHealRequest sideways = request.toBuilder()
+                .setCrashPoint(request.getCrashPoint().toBuilder().setResume("sideways")).build();
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> guard.analyzeHeal(sideways).await().atMost(TIMEOUT));
+
+        // Refused, not analysed as a skip: the resume decides where the healed frame's state flows.
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        ErrorInfo info = StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
+        assertEquals("ANALYSIS_INPUT_INVALID", info.getReason());
+        assertTrue(e.getStatus().getDescription().contains("resume must be skip, retry or return, got 'sideways'"), e::toString);
+    }
+
     private AnalyzeHealResponse analyze(AnalysisInput input) {
         return guard.analyzeHeal(AnalysisProtos.request(input.healCode(), input.analysis(), input.policyJson())).await().atMost(TIMEOUT);
     }

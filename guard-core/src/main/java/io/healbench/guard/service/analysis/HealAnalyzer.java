@@ -1,6 +1,7 @@
 package io.healbench.guard.service.analysis;
 
 import io.healbench.common.guard.HealAnalysis;
+import io.healbench.common.heal.Resume;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -157,8 +158,8 @@ public final class HealAnalyzer {
         for (Sources.Source source : sources) {
             an.anySource = an.anySource.union(Taint.source(source.label(), source.origin()));
         }
-        Activation.Mode mode = "retry".equals(point.resume()) ? Activation.Mode.BEFORE
-                : "return".equals(point.resume()) || "return".equals(point.kind()) ? Activation.Mode.RETURN
+        Activation.Mode mode = point.resume() == Resume.RETRY ? Activation.Mode.BEFORE
+                : point.resume() == Resume.RETURN || "return".equals(point.kind()) ? Activation.Mode.RETURN
                 : Activation.Mode.AFTER;
         GlobalStore store = new GlobalStore();
         for (Sources.Source source : sources) {

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.heal.Resume;
 import io.healbench.common.guard.HealAnalysis;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ final class AnalysisCase {
     private final PythonProject project = new PythonProject();
     private String crashFile;
     private String qualname;
-    private String resume = "skip";
+    private Resume resume = Resume.SKIP;
     private final List<HealAnalysis.DeltaEntry> delta = new ArrayList<>();
     private final List<String[]> callers = new ArrayList<>();
     private String policy = PythonProject.defaultPolicy();
@@ -32,7 +33,7 @@ final class AnalysisCase {
         return this;
     }
 
-    AnalysisCase resume(String mode) {
+    AnalysisCase resume(Resume mode) {
         resume = mode;
         return this;
     }

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.heal.Resume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,13 +37,13 @@ class HealAnalyzerTest {
                     lookup(d)  # CALL
                     os.remove("fixed")
                 """;
-        AnalysisResult unsafe = AnalysisCase.crashIn("app.py", "lookup", source).resume("return").delta("both name:_return_")
+        AnalysisResult unsafe = AnalysisCase.crashIn("app.py", "lookup", source).resume(Resume.RETURN).delta("both name:_return_")
                 .caller("app.py", "clean", "lookup(d)").analyze();
         assertVerdict(AnalysisResult.Verdict.TAINTED, unsafe);
         assertTrue(unsafe.witness().stream().anyMatch(s -> s.description().contains("returned to clean()")), unsafe::toString);
 
         String keep = source.replace("p = lookup(d)  # CALL", "p = lookup(d)");
-        AnalysisResult safe = AnalysisCase.crashIn("app.py", "lookup", keep).resume("return").delta("both name:_return_")
+        AnalysisResult safe = AnalysisCase.crashIn("app.py", "lookup", keep).resume(Resume.RETURN).delta("both name:_return_")
                 .caller("app.py", "keep", "lookup(d)").analyze();
         assertVerdict(AnalysisResult.Verdict.CLEAN, safe);
     }
@@ -70,10 +71,10 @@ class HealAnalyzerTest {
                     os.remove(target)
                 """;
         // The heal wrote the missing item; the retried statement reads it.
-        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work", source).resume("retry")
+        assertVerdict(AnalysisResult.Verdict.TAINTED, AnalysisCase.crashIn("app.py", "work", source).resume(Resume.RETRY)
                 .delta("changed item:d['path']").analyze());
         String constantKey = source.replace("d[key]", "d['other']");
-        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", constantKey).resume("retry")
+        assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "work", constantKey).resume(Resume.RETRY)
                 .delta("changed item:d['path']").analyze());
     }
 
@@ -157,12 +158,12 @@ class HealAnalyzerTest {
                     joined = "".join(value(x) for x in xs)  # CALL
                     BODY
                 """;
-        AnalysisResult unsafe = AnalysisCase.crashIn("app.py", "value", source.replace("BODY", "os.remove(joined)")).resume("return")
+        AnalysisResult unsafe = AnalysisCase.crashIn("app.py", "value", source.replace("BODY", "os.remove(joined)")).resume(Resume.RETURN)
                 .delta("both name:_return_").caller("app.py", "collect.<locals>.<genexpr>", "value(x)")
                 .caller("app.py", "collect", "\"\".join(value(x) for x in xs)").analyze();
         assertVerdict(AnalysisResult.Verdict.TAINTED, unsafe);
         assertVerdict(AnalysisResult.Verdict.CLEAN, AnalysisCase.crashIn("app.py", "value", source.replace("BODY", "os.remove('x')"))
-                .resume("return").delta("both name:_return_").caller("app.py", "collect.<locals>.<genexpr>", "value(x)")
+                .resume(Resume.RETURN).delta("both name:_return_").caller("app.py", "collect.<locals>.<genexpr>", "value(x)")
                 .caller("app.py", "collect", "\"\".join(value(x) for x in xs)").analyze());
     }
 
@@ -430,7 +431,7 @@ class HealAnalyzerTest {
         AnalysisInput input = AnalysisCase.crashIn("app.py", "work", source).delta("both name:name").input();
         HealAnalysis analysis = input.analysis();
         AnalysisInput moved = new AnalysisInput("", new HealAnalysis(1, analysis.delta(), false, new HealAnalysis.CrashPoint("other.py",
-                "work", "work", analysis.crashPoint().line(), analysis.crashPoint().col(), 0, 0, "assign", "skip", List.of()),
+                "work", "work", analysis.crashPoint().line(), analysis.crashPoint().col(), 0, 0, "assign", Resume.SKIP, List.of()),
                 analysis.modules(), true), input.policyJson());
         AnalysisResult result = new HealAnalyzer().analyze(moved);
         assertVerdict(AnalysisResult.Verdict.UNKNOWN, result);

@@ -1,5 +1,6 @@
 package io.healbench.guard.service.analysis;
 
+import io.healbench.common.heal.Resume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,7 +95,7 @@ class RealCodeTest {
             point.get("params").forEach(p -> delta.add(new HealAnalysis.DeltaEntry("name:" + p.asText(), "changed", "1", "2", List.of())));
             AnalysisInput input = new AnalysisInput("", new HealAnalysis(1, delta, false, new HealAnalysis.CrashPoint(
                     point.get("file").asText(), "", point.get("qualname").asText(), point.get("line").asInt(), point.get("col").asInt(),
-                    0, 0, "expr", "skip", List.of()), modules, false), policy);
+                    0, 0, "expr", Resume.SKIP, List.of()), modules, false), policy);
             AnalysisResult result = analyzer.analyze(input);
             verdicts.merge(result.verdict(), 1, Integer::sum);
             if (result.verdict() == AnalysisResult.Verdict.TAINTED) {

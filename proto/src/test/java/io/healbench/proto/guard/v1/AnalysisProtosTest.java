@@ -1,5 +1,6 @@
 package io.healbench.proto.guard.v1;
 
+import io.healbench.common.heal.Resume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.healbench.common.guard.HealAnalysis;
@@ -13,7 +14,7 @@ class AnalysisProtosTest {
     void everyFieldSurvivesTheRequest() {
         HealAnalysis analysis = new HealAnalysis(2,
                 List.of(new HealAnalysis.DeltaEntry("attr:job.out", "both", "'a'", "'b'", List.of("view"))), true,
-                new HealAnalysis.CrashPoint("m.py", "f", "C.f", 3, 4, 5, 9, "if", "retry",
+                new HealAnalysis.CrashPoint("m.py", "f", "C.f", 3, 4, 5, 9, "if", Resume.RETRY,
                         List.of(new HealAnalysis.CallSite("n.py", "g", "g", 7, 8, 7, 14, true))),
                 List.of(new HealAnalysis.ModuleTree("m.py", "m", "{\"_type\": \"Module\", \"body\": []}")), true);
 

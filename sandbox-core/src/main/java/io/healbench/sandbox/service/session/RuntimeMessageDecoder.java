@@ -101,7 +101,7 @@ final class RuntimeMessageDecoder {
                 c.path("end_col").asInt(), c.path("through_library").asBoolean())));
         HealAnalysis.CrashPoint crash = new HealAnalysis.CrashPoint(point.path("file").asText(""), point.path("function").asText(""),
                 point.path("qualname").asText(""), point.path("line").asInt(), point.path("col").asInt(), point.path("end_line").asInt(),
-                point.path("end_col").asInt(), point.path("kind").asText(""), point.path("resume").asText("skip"), List.copyOf(callers));
+                point.path("end_col").asInt(), point.path("kind").asText(""), Resume.parse(point.path("resume").asText("skip")), List.copyOf(callers));
         List<HealAnalysis.ModuleTree> modules = new ArrayList<>();
         for (JsonNode module : node.path("modules")) {
             if (!module.path("ast").isObject()) {

@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.heal;
 
+import io.healbench.common.heal.Resume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,7 +25,7 @@ class StaticGuardTest {
 
     private static final Path POLICIES = Path.of(System.getProperty("healbench.home", "../..")).resolve("dataset/policies");
     private static final HealAnalysis DRY_RUN = new HealAnalysis(3, List.of(), false,
-            new HealAnalysis.CrashPoint("m.py", "f", "f", 1, 0, 1, 1, "assign", "skip", List.of()), List.of(), false);
+            new HealAnalysis.CrashPoint("m.py", "f", "f", 1, 0, 1, 1, "assign", Resume.SKIP, List.of()), List.of(), false);
     private static final StaticVerdict TAINTED = new StaticVerdict("TAINTED", "name:x", "os.remove", "path",
             List.of("m.py:1 heal source name:x", "m.py:2 key input path of os.remove()"), List.of());
     private static final StaticVerdict UNKNOWN = new StaticVerdict("UNKNOWN", "", "", "", List.of(), List.of("dynamic call f(...) at m.py:2"));

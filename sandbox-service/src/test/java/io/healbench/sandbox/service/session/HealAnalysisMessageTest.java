@@ -1,5 +1,6 @@
 package io.healbench.sandbox.service.session;
 
+import io.healbench.common.heal.Resume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,11 +31,22 @@ class HealAnalysisMessageTest {
         HealAnalysis analysis = ready.analysis();
         assertEquals(2, analysis.healPoint());
         assertEquals(List.of(new HealAnalysis.DeltaEntry("name:x", "both", "", "1", List.of())), analysis.delta());
-        assertEquals(new HealAnalysis.CrashPoint("m.py", "f", "C.f", 3, 4, 3, 9, "assign", "retry",
+        assertEquals(new HealAnalysis.CrashPoint("m.py", "f", "C.f", 3, 4, 3, 9, "assign", Resume.RETRY,
                 List.of(new HealAnalysis.CallSite("n.py", "g", "g", 7, 8, 7, 14, true))), analysis.crashPoint());
         assertEquals("m", analysis.modules().get(0).module());
         assertTrue(analysis.modules().get(0).astJson().startsWith("{\"_type\":\"Module\",\"body\":[{\"_type\":\"Expr\""));
         assertTrue(analysis.modulesTruncated());
+    }
+
+    @Test
+    void aResumeHealrtDoesNotSpellIsAMalformedMessage() {
+        String line = "{\"type\": \"heal_analysis\", \"id\": \"h1\", \"heal_point\": 1, \"delta\": [],"
+                + " \"crash_point\": {\"file\": \"m.py\", \"qualname\": \"f\", \"line\": 1, \"kind\": \"assign\","
+                + " \"resume\": \"sideways\"}, \"modules\": []}";
+
+        RuntimeMessage.Malformed malformed = assertInstanceOf(RuntimeMessage.Malformed.class, RuntimeMessageDecoder.decode(line));
+
+        assertTrue(malformed.problem().contains("resume must be skip, retry or return, got 'sideways'"), malformed::toString);
     }
 
     @Test
