@@ -18,14 +18,12 @@ import io.healbench.agent.service.HealPoint;
 import io.healbench.agent.service.HealingAgent;
 import io.healbench.agent.service.LlmSettings;
 import io.healbench.common.backbone.Backbone;
-import io.healbench.common.backbone.BackboneCatalog;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -49,20 +47,17 @@ public abstract class LlmHealingAgent implements HealingAgent {
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
     private final Profile profile;
-    private final Supplier<BackboneCatalog> backbones;
+    private final ConfiguredBackbones backbones;
     private final RunSpend runSpend;
-    private final Function<String, String> environment;
     private final Map<String, LlmAttempt> attempts = new ConcurrentHashMap<>();
     /** The same for every call and attempt of this agent, so made once. */
     private final List<ToolSpecification> specifications;
     private final String systemPrompt;
 
-    /** API keys are read from the process environment. */
     protected LlmHealingAgent(Profile profile, ConfiguredBackbones backbones, RunSpend runSpend) {
         this.profile = profile;
-        this.backbones = backbones::catalog;
+        this.backbones = backbones;
         this.runSpend = runSpend;
-        this.environment = System::getenv;
         this.specifications = profile.format().specifications(profile.tools());
         this.systemPrompt = Prompts.render(profile.systemPrompt(),
                 Map.of("actions", profile.format().instructions(profile.tools())));
@@ -76,7 +71,7 @@ public abstract class LlmHealingAgent implements HealingAgent {
     @Override
     public void attemptStarted(AttemptSpec spec) {
         LlmSettings llm = spec.llm();
-        Backbone backbone = backbones.get().resolve(llm.backbone(), llm.priceInputPerMillion(), llm.priceOutputPerMillion());
+        Backbone backbone = backbones.catalog().resolve(llm.backbone(), llm.priceInputPerMillion(), llm.priceOutputPerMillion());
         if (llm.limits().limitsCost() && !backbone.priced()) {
             throw new IllegalArgumentException("backbone " + backbone.name() + " is unpriced, so a cost limit cannot hold");
         }
@@ -88,9 +83,10 @@ public abstract class LlmHealingAgent implements HealingAgent {
                 : Optional.of(Cassette.open(cassetteFile(llm.cassetteDir().orElseThrow(), spec), llm.cassetteMode()));
         HttpClientBuilder http = cassette.<HttpClientBuilder>map(CassetteHttpClientBuilder::new)
                 .orElseGet(JdkHttpClientBuilder::new);
-        // A replay never reaches the provider, so it needs no key (and must not demand one).
+        // API keys come from the process environment; a replay never reaches the provider, so it needs no key (and
+        // must not demand one).
         Function<String, String> keys = llm.cassetteMode() == CassetteMode.REPLAY ? name -> ChatModels.PLACEHOLDER_KEY
-                : environment;
+                : System::getenv;
         attempts.put(spec.attemptId(), new LlmAttempt(backbone, ChatModels.build(backbone, http, keys), budget,
                 new Trajectory(spec.attemptId(), profile.name(), backbone, llm.limits()), cassette, profile.format(),
                 systemPrompt, specifications.toString()));
