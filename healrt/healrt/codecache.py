@@ -8,7 +8,9 @@ An entry's key covers everything the rewrite of one file depends on:
 - the first site id: site ids are global indices baked into the code as constants, so a file
   compiled after N other sites differs from the same file compiled first. Every run of one
   instance imports its modules in the same order, so repeated runs hit.
-The file's path is *not* in the key: workspaces are fresh directories, so a loaded entry has its
+An entry's name is the source's sha256, a dash, and the key: so the sandbox can leave every entry
+of one file out of a session's view by the file's content alone (an injected instance's pristine
+file is its answer). The file's path is *not* in the key: workspaces are fresh directories, so a loaded entry has its
 code objects' `co_filename` and its sites' `file` replaced with the path being imported.
 
 The site table state a rewrite creates (its sites, and the blocks it declares) is recorded while
@@ -19,8 +21,8 @@ trusted run, mounted read-only), a missing one is created or else ignored, and a
 corrupt or mismatched entry is ignored (and rewritten where it can be).
 
 A second, shared directory may be layered under it (`shared_code_cache`): read first, never
-written. The sandbox gives every run of a real-bug instance its subject's shared cache that way,
-read-only; only a warm-up (a run with no agent) also gets a private writable directory, whose new
+written. The sandbox gives every run its subject's shared cache that way, read-only (an injected
+instance's BUGGY run a copy without the entries of the files its bug changes); only a warm-up (a run with no agent) also gets a private writable directory, whose new
 entries the sandbox then publishes into the shared one: no session writes an entry another loads.
 """
 
@@ -118,9 +120,10 @@ class CodeCache:
         self.misses = 0
 
     def key(self, source: bytes, variant: str, first_site: int) -> str:
-        digest = hashlib.sha256(source)
+        source_digest = hashlib.sha256(source).hexdigest()
+        digest = hashlib.sha256(source_digest.encode())
         digest.update(f"\0{_INTERPRETER}\0{_REWRITER}\0{variant}\0{first_site}".encode())
-        return digest.hexdigest()
+        return f"{source_digest}-{digest.hexdigest()}"
 
     def load(self, key: str, path: str) -> Entry | None:
         directories = [d for d in (self._shared, self._directory) if d is not None]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import sys
 from pathlib import Path
@@ -82,6 +83,16 @@ def test_changed_source_or_site_offset_misses(tmp_path):
     assert base != cache.key(b"x = 2\n", "v:all", 0)
     assert base != cache.key(b"x = 1\n", "v:all", 5)
     assert base != cache.key(b"x = 1\n", "v:3.0", 0)
+
+
+def test_an_entry_is_named_by_its_source_digest_first(tmp_path, importer):
+    # The sandbox leaves a file's entries out of a session's view by this prefix alone (SharedCodeCache).
+    cache = CodeCache(tmp_path / "cache")
+    importer(_project(tmp_path / "ws"), cache, "cachedmod")
+    [entry] = (tmp_path / "cache").iterdir()
+    source = (tmp_path / "ws" / "cachedmod.py").read_bytes()
+    assert entry.name.startswith(hashlib.sha256(source).hexdigest() + "-")
+    assert cache.key(source, "v:all", 0).split("-")[0] == hashlib.sha256(source).hexdigest()
 
 
 def test_corrupt_entry_is_ignored_and_replaced(tmp_path, importer):

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.guard.GuardMode;
+import io.healbench.common.provenance.Provenance;
 import io.healbench.proto.sandbox.v1.CreateSessionRequest;
 import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ProbeSessionRequest;
@@ -14,6 +15,8 @@ import io.healbench.proto.sandbox.v1.SessionEvent;
 import io.healbench.proto.sandbox.v1.Variant;
 import io.healbench.sandbox.service.InstanceLookup;
 import io.healbench.sandbox.service.session.SharedCodeCache;
+import io.healbench.sandbox.service.workspace.Workspace;
+import io.healbench.sandbox.service.workspace.WorkspaceMaterializer;
 import io.healbench.testsupport.RabbitMqTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,11 +24,8 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The shared code cache (docs/sandbox-isolation.md, "The shared code cache"): a real-bug session starts after a trusted
  * warm-up filled its partition and reads it, and neither a probe in the session's process nor one in a fork can write,
- * replace or delete what is in it; an injected instance's session is given no partition at all.
+ * replace or delete what is in it; an injected instance's session reads its own copy of the partition, made at its
+ * start, without the rewrites of the pristine file its bug changes (its answer), and cannot change that either.
  */
 @QuarkusTest
 @WithTestResource(GuardServiceResource.class)
@@ -45,7 +46,7 @@ class SharedCodeCacheTest extends SandboxSessionTest {
     private static final Duration WAIT = Duration.ofSeconds(120);
     /** No bug patch: its BUGGY variant is the pristine stdlib, so it shares a partition. */
     private static final String REAL_BUG = "sandbox-reference-fails";
-    /** Has a bug patch: its sessions must not read rewrites of the pristine file, which are its answer. */
+    /** Has a bug patch: its BUGGY sessions must not read rewrites of the pristine statistics.py, which are its answer. */
     private static final String INJECTED = "sandbox-statistics-median-index-str-py3117";
 
     /** The two cache settings of the session's healrt spec, read from inside the session. */
@@ -57,6 +58,9 @@ class SharedCodeCacheTest extends SandboxSessionTest {
 
     @Inject
     InstanceLookup instances;
+
+    @Inject
+    WorkspaceMaterializer materializer;
 
     /** A crashed session with HealGuard off: in-process probes, the strongest a session has, need it. */
     private Session crashed(String instance) {
@@ -114,11 +118,47 @@ class SharedCodeCacheTest extends SandboxSessionTest {
     }
 
     @Test
-    void anInjectedInstanceSessionGetsNoPartition() {
+    void anInjectedInstanceSessionReadsThePartitionWithoutItsAnswer() throws IOException {
         Instance instance = instances.get(INJECTED);
-        assertTrue(codeCache.partition(instance).isEmpty());
+        Path partition = codeCache.partition(instance).orElseThrow();
+        delete(partition);
+        Workspace buggy = materializer.materialize(instance, io.healbench.sandbox.service.model.Variant.BUGGY);
+        String answer;
+        try {
+            answer = Provenance.sha256(Files.readAllBytes(Path.of(buggy.plan().subjectRoot()).resolve("statistics.py")));
+        } finally {
+            materializer.delete(buggy.dir());
+        }
+
+        // The instance's project is statistics.py alone, so another module's rewrite is planted to show the view keeps
+        // what is not the answer.
+        String other = Provenance.sha256("print('another module')\n") + "-" + "a".repeat(64) + ".healrt";
+        Files.createDirectories(partition);
+        Files.writeString(partition.resolve(other), "another module's rewrite");
+
         Session session = crashed(INJECTED);
-        assertEquals("(None, '')", probe(session, SPEC_CACHES, false).getValueRepr());
+        Map<String, String> published = entries(partition);
+        assertTrue(published.keySet().stream().anyMatch(name -> name.startsWith(answer + "-")),
+                "the warm-up, a run of the pristine subject, published the answer's rewrite: " + published.keySet());
+        // What a warm-up in another guard mode would publish while the session runs: the view is fixed at its start.
+        Files.writeString(partition.resolve(answer + "-" + "0".repeat(64) + ".healrt"), "late");
+
+        String seen = probe(session, "import json, os\nview = json.load(open('healrt-spec.json'))['shared_code_cache']\n"
+                + "(view, sorted(os.listdir(view)), os.path.exists(r'" + partition + "'))", false).getValueRepr();
+        assertFalse(seen.contains(answer), "the answer's rewrite is out of the session's view: " + seen);
+        assertFalse(seen.contains(partition.toString()), "the session reads its own view, not the partition: " + seen);
+        assertTrue(seen.endsWith(", False)"), "the partition itself is not in the sandbox: " + seen);
+        assertTrue(seen.contains(other), "the view holds the rest of the partition: " + seen);
+
+        String attempts = "import json, os\nV = json.load(open('healrt-spec.json'))['shared_code_cache']\nresults = []\n"
+                + "for name, act in [('plant', lambda: open(os.path.join(V, '" + answer + "-' + 'f' * 64 + '.healrt'), 'wb').write(b'x')),\n"
+                + "                  ('overwrite', lambda: open(os.path.join(V, '" + other + "'), 'r+b').write(b'x'))]:\n"
+                + "    try:\n        act()\n        results.append(name + ' succeeded')\n"
+                + "    except OSError as e:\n        results.append(name + ' ' + type(e).__name__)\n"
+                + "results";
+        String results = probe(session, attempts, true).getValueRepr();
+        assertFalse(results.contains("succeeded"), "the view is read-only: " + results);
+        assertEquals(published.get(other), entries(partition).get(other), "the partition's entry is unchanged");
     }
 
     private static void delete(Path dir) throws IOException {
@@ -136,17 +176,10 @@ class SharedCodeCacheTest extends SandboxSessionTest {
         Map<String, String> digests = new TreeMap<>();
         try (Stream<Path> files = Files.list(partition)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                digests.put(file.getFileName().toString(), sha256(Files.readAllBytes(file)));
+                digests.put(file.getFileName().toString(), Provenance.sha256(Files.readAllBytes(file)));
             }
         }
         return digests;
     }
 
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.Subject;
 import io.healbench.common.guard.GuardMode;
+import io.healbench.common.provenance.Provenance;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.config.SandboxPaths;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
@@ -23,7 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * How a workspace is run under healrt: writes {@code healrt-spec.json} (docs/control-protocol.md) from the
@@ -77,6 +80,11 @@ public class HealrtInvocation {
         spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);
         spec.put("outcome_file", workspace.outcomeFile().toString());
         Optional<Path> shared = codeCache.partition(workspace.instance()).filter(Files::isDirectory);
+        if (shared.isPresent() && answerIsPristine(workspace)) {
+            Path view = workspace.dir().resolve(".healrt-shared");
+            SharedCodeCache.viewWithout(shared.get(), pristineDigests(workspace), view);
+            shared = Optional.of(view);
+        }
         shared.ifPresent(dir -> spec.put("shared_code_cache", dir.toString()));
         spec.put("code_cache", warmUp ? privateCodeCache(workspace).toString() : "");
         JSON.writeValue(workspace.runtimeSpec().toFile(), spec);
@@ -100,32 +108,16 @@ public class HealrtInvocation {
      * before the project is swapped in, and must get the pristine modules (docs/sandbox-isolation.md, known limits).
      */
     static Map<Path, Path> pristineFilesCovered(Workspace workspace) throws IOException {
-        Instance instance = workspace.instance();
-        if (workspace.variant() != Variant.BUGGY || instance.bugPatch() == null
-                || instance.subject().kind().equals(Subject.CPYTHON_STDLIB)) {
+        if (!answerIsPristine(workspace) || workspace.instance().subject().kind().equals(Subject.CPYTHON_STDLIB)) {
             return Map.of();
         }
-        Path subjectRoot = Path.of(workspace.plan().subjectRoot());
         // A regular empty file, not /dev/null: bwrap mounts binds nodev, and a device node there cannot be opened.
         Path empty = workspace.dir().resolve(".covered-empty");
         Files.write(empty, new byte[0]);
         Map<Path, Path> covered = new TreeMap<>();
-        for (String line : Files.readAllLines(instance.file(instance.bugPatch()))) {
-            // Both sides of each file header, as `patch -p1` reads them (any first component, as hbdata's
-            // sourcetree.patched_files): a file the bug deletes is just as much the answer key as one it changes.
-            if (!line.startsWith("--- ") && !line.startsWith("+++ ")) {
-                continue;
-            }
-            String name = line.substring(4).split("\t", 2)[0].strip();
-            if (name.equals("/dev/null")) {
-                continue;
-            }
-            String relative = name.substring(name.indexOf('/') + 1);
-            Path pristine = subjectRoot.resolve(relative).normalize();
-            Path buggy = workspace.sourceDir().resolve(relative).normalize();
-            if (!pristine.startsWith(subjectRoot) || !buggy.startsWith(workspace.sourceDir())) {
-                continue; // hbdata's patch run refuses such a path before any session starts
-            }
+        for (String relative : bugPatchedFiles(workspace)) {
+            Path pristine = Path.of(workspace.plan().subjectRoot()).resolve(relative);
+            Path buggy = workspace.sourceDir().resolve(relative);
             covered.put(pristine, Files.isRegularFile(buggy) ? buggy : empty);
             String stem = pristine.getFileName().toString().replaceFirst("\\.py$", "");
             Path bytecode = pristine.resolveSibling("__pycache__");
@@ -136,6 +128,53 @@ public class HealrtInvocation {
             }
         }
         return covered;
+    }
+
+    /** A BUGGY session of an injected instance: the subject's pristine files its bug patch changes are its answer. */
+    private static boolean answerIsPristine(Workspace workspace) {
+        return workspace.variant() == Variant.BUGGY && workspace.instance().bugPatch() != null;
+    }
+
+    /**
+     * The files the bug patch names, relative to both the subject root and the workspace's sources: both sides of each
+     * file header, as `patch -p1` reads them (any first component, as hbdata's sourcetree.patched_files), since a file
+     * the bug deletes is just as much the answer as one it changes.
+     */
+    private static Set<String> bugPatchedFiles(Workspace workspace) throws IOException {
+        Instance instance = workspace.instance();
+        Path subjectRoot = Path.of(workspace.plan().subjectRoot());
+        Set<String> files = new TreeSet<>();
+        for (String line : Files.readAllLines(instance.file(instance.bugPatch()))) {
+            if (!line.startsWith("--- ") && !line.startsWith("+++ ")) {
+                continue;
+            }
+            String name = line.substring(4).split("\t", 2)[0].strip();
+            if (name.equals("/dev/null")) {
+                continue;
+            }
+            String relative = name.substring(name.indexOf('/') + 1);
+            if (!subjectRoot.resolve(relative).normalize().startsWith(subjectRoot)
+                    || !workspace.sourceDir().resolve(relative).normalize().startsWith(workspace.sourceDir())) {
+                continue; // hbdata's patch run refuses such a path before any session starts
+            }
+            files.add(Path.of(relative).normalize().toString());
+        }
+        return files;
+    }
+
+    /**
+     * The sha256 of each pristine file the bug patch changes, as it stands at the subject root: the shared code cache's
+     * entries rewritten from these are left out of the session's view (SharedCodeCache#viewWithout).
+     */
+    static Set<String> pristineDigests(Workspace workspace) throws IOException {
+        Set<String> digests = new TreeSet<>();
+        for (String relative : bugPatchedFiles(workspace)) {
+            Path pristine = Path.of(workspace.plan().subjectRoot()).resolve(relative);
+            if (Files.isRegularFile(pristine)) {
+                digests.add(Provenance.sha256(Files.readAllBytes(pristine)));
+            }
+        }
+        return digests;
     }
 
     /** Where a warm-up's healrt writes its rewrites: inside the workspace, the one directory the run may write. */

@@ -181,7 +181,8 @@ public class SandboxSessions implements SessionLauncher {
 
     /**
      * Fills the instance's partition of the shared code cache for BUGGY sessions in this guard mode, once, before the
-     * first of them starts (later ones wait for it): a trusted BUGGY run, whose rewrites are then published. Without
+     * first of them starts (later ones wait for it): a trusted run of the pristine subject (SharedCodeCache#pristineVariant),
+     * whose rewrites are then published. Without
      * it every session of pandas would rewrite its ~300 modules afresh (40 s, against 5 s warm). A warm-up that fails
      * is logged and not recorded; the session starts anyway and rewrites what it imports itself.
      */
@@ -197,7 +198,7 @@ public class SandboxSessions implements SessionLauncher {
         CompletableFuture<Void> running = warmUps.putIfAbsent(key, created);
         if (running == null) {
             try {
-                runTrusted(instance, Variant.BUGGY, guardMode, key);
+                runTrusted(instance, SharedCodeCache.pristineVariant(instance).orElseThrow(), guardMode, key);
                 if (codeCache.warmed(instance, key)) {
                     // Its record on disk answers from now on; only a warm-up that failed (or could not publish) stays
                     // here, so it is not retried by every session.

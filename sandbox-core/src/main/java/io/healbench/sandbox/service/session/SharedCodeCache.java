@@ -3,6 +3,7 @@ package io.healbench.sandbox.service.session;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.provenance.Provenance;
+import io.healbench.sandbox.service.model.Variant;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.HealrtVersion;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
@@ -17,25 +18,28 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * The machine's shared cache of healrt's compiled rewrites (docs/sandbox-isolation.md, "The shared code cache"): one
- * partition per subject and interpreter, which every run of an instance whose BUGGY variant is the pristine subject
- * (the real-bug tier) reads, mounted read-only. Only the sandbox writes it, by copying in what a trusted run (a
- * warm-up: no agent, no heal, no probe) wrote to its private cache. The partition therefore holds rewrites of the
- * pristine subject alone, which every such session can read in its own workspace anyway: never a fix patch (reference
- * runs publish nothing) and never another instance's injected bug or its pristine answer (injected instances get no
- * partition).
+ * partition per subject and interpreter, read-only to every run. Only the sandbox writes it, by copying in what a
+ * trusted run of the pristine subject (a warm-up: no agent, no heal, no probe; a real-bug instance's BUGGY variant, an
+ * injected one's REFERENCE) wrote to its private cache. The partition therefore holds rewrites of the pristine subject
+ * alone: never a fix patch (reference runs of real bugs publish nothing) and never an injected bug. A real-bug session
+ * can read the pristine subject in its own workspace anyway, so it reads the partition itself; for an injected
+ * instance's BUGGY session the pristine files its bug changes are the answer, so it reads a {@link #viewWithout view}
+ * made at its start without their entries.
  */
 @ApplicationScoped
 public class SharedCodeCache {
 
     private static final Logger LOG = Logger.getLogger(SharedCodeCache.class);
-    /** healrt's entry file name: the sha256 key and its suffix (healrt/healrt/codecache.py). */
-    private static final Pattern ENTRY = Pattern.compile("[0-9a-f]{64}\\.healrt");
+    /** healrt's entry file name: its source's sha256, a dash, the key, the suffix (healrt/healrt/codecache.py). */
+    private static final Pattern ENTRY = Pattern.compile("([0-9a-f]{64})-[0-9a-f]{64}\\.healrt");
     /** Larger than any rewrite of one source file; a bigger file is no entry healrt wrote. */
     private static final long MAX_ENTRY_BYTES = 64L << 20;
     private static final String WARMED = "warmed";
@@ -52,15 +56,53 @@ public class SharedCodeCache {
         this.policies = policies;
     }
 
-    /** The instance's partition, if it has one: only instances whose BUGGY variant is the pristine subject share. */
+    /** The instance's partition, if it has one: every instance with a variant that is the pristine subject has. */
     public Optional<Path> partition(Instance instance) {
-        if (instance.bugPatch() != null) {
+        if (pristineVariant(instance).isEmpty()) {
             return Optional.empty();
         }
         String kind = instance.subject().kind();
         String name = instance.subject().name();
         String subject = (kind.equals(name) ? name : kind + "-" + name) + "-" + instance.subject().version();
         return Optional.of(root.resolve(subject.replaceAll("[^A-Za-z0-9._-]", "_") + "-py" + instance.python()));
+    }
+
+    /**
+     * The instance's variant that is the subject unpatched, which its warm-up runs: a real bug's BUGGY (only a fix
+     * patch), an injected bug's REFERENCE (only a bug patch); none when it has both patches.
+     */
+    public static Optional<Variant> pristineVariant(Instance instance) {
+        if (instance.bugPatch() == null) {
+            return Optional.of(Variant.BUGGY);
+        }
+        return instance.fixPatch() == null ? Optional.of(Variant.REFERENCE) : Optional.empty();
+    }
+
+    /**
+     * A session's own copy of the partition in {@code view} (to be mounted read-only), with every entry but those
+     * rewritten from a source whose sha256 is in {@code withheld}: hard links where the file system allows, else
+     * copies. It is fixed when made, so an entry a later warm-up publishes never shows in it. Returns how many entries
+     * it holds.
+     */
+    public static int viewWithout(Path partition, Set<String> withheld, Path view) throws IOException {
+        Files.createDirectories(view);
+        int kept = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(partition)) {
+            for (Path entry : entries) {
+                Matcher name = ENTRY.matcher(entry.getFileName().toString());
+                if (!name.matches() || withheld.contains(name.group(1)) || !Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                Path target = view.resolve(entry.getFileName());
+                try {
+                    Files.createLink(target, entry);
+                } catch (IOException | UnsupportedOperationException e) {
+                    Files.copy(entry, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                kept++;
+            }
+        }
+        return kept;
     }
 
     /**
