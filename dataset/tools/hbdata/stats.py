@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from typing import Any, TextIO
@@ -42,6 +43,7 @@ def summarize(validated: list[Instance], total: int) -> dict[str, Any]:
         "validated": len(validated),
         "failed": total - len(validated),
         "real_bug": tiers["real-bug"],
+        "upstream_issues": len({upstream for i in validated if (upstream := upstream_reference(i))}),
         "injected": tiers["injected"],
         "subjects": len(codebases),
         "by_subject": dict(sorted(codebases.items())),
@@ -49,6 +51,17 @@ def summarize(validated: list[Instance], total: int) -> dict[str, Any]:
         "reference_codebases": len(reference.codebases_covered(codebases)),
         "reference_error_order": reference.error_order_holds(error_types),
     }
+
+
+def upstream_reference(instance: Instance) -> tuple[str, str] | None:
+    """A real bug's upstream issue, per code base, in one spelling: "GH 2785", "gh-2785", "aiohttp#2785" and "PR 2785"
+    name one GitHub number (issues and pull requests share them); "bpo-14074" (CPython's old tracker) and a commit
+    ("isodate@f3a1b2c") are kept as they are. None for an injected instance."""
+    issue = str(instance.provenance.get("issue") or "").strip().lower()
+    if instance.tier != "real-bug" or not issue:
+        return None
+    github = re.fullmatch(r"(?:gh|pr|[\w.-]*#)[\s-]*(\d+)", issue)
+    return instance.codebase, f"github {github[1]}" if github else re.sub(r"\s+", "", issue)
 
 
 def print_table(validated: list[Instance], summary: dict[str, Any], out: TextIO) -> None:
@@ -59,8 +72,9 @@ def print_table(validated: list[Instance], summary: dict[str, Any], out: TextIO)
     for row in cells:
         print("  ".join(cell.rjust(w) if col == 3 else cell.ljust(w) for col, (cell, w) in enumerate(zip(row, widths))),
               file=out)
-    print(f"validated {summary['validated']} of {summary['instances']} instance(s): {summary['real_bug']} real-bug, "
-          f"{summary['injected']} injected, {summary['subjects']} code base(s); {summary['failed']} failed", file=out)
+    print(f"validated {summary['validated']} of {summary['instances']} instance(s): {summary['real_bug']} real-bug "
+          f"(from {summary['upstream_issues']} upstream issues), {summary['injected']} injected, "
+          f"{summary['subjects']} code base(s); {summary['failed']} failed", file=out)
     order = " > ".join(reference.ERROR_ORDER)
     print(f"the reference's repositories covered: {summary['reference_codebases']} of {len(reference.REPOSITORIES)}; "
           f"its leading error types ({order}) {'lead' if summary['reference_error_order'] else 'do not lead'} "

@@ -14,6 +14,7 @@ from hbdata.__main__ import _delegated, main
 from hbdata.instances import Instance, load_instance
 from hbdata.materialize import materialize
 from hbdata.runner import run_target
+from hbdata.stats import summarize, upstream_reference
 from hbdata.validate import read_record, record_path, stratified_sample, validate_instance
 
 RUN_TIMEOUT_S = 120
@@ -154,15 +155,32 @@ def test_stats_validates_what_has_no_record_then_counts(copy_instance: Callable[
     assert "validating 2 instance(s)" in captured.err and "FAIL  stdlib-statistics-wrong-line" in captured.err
     lines = captured.out.strip().splitlines()
     summary = json.loads(lines[-1])
-    keys = ("instances", "validated", "failed", "real_bug", "injected", "subjects", "reference_codebases",
-            "reference_error_order")
-    assert {k: summary[k] for k in keys} == {"instances": 2, "validated": 1, "failed": 1, "real_bug": 0, "injected": 1,
-                                            "subjects": 1, "reference_codebases": 0, "reference_error_order": False}
+    keys = ("instances", "validated", "failed", "real_bug", "upstream_issues", "injected", "subjects",
+            "reference_codebases", "reference_error_order")
+    assert {k: summary[k] for k in keys} == {"instances": 2, "validated": 1, "failed": 1, "real_bug": 0,
+                                            "upstream_issues": 0, "injected": 1, "subjects": 1,
+                                            "reference_codebases": 0, "reference_error_order": False}
     assert any(line.split() == ["cpython-stdlib", "injected", "KeyError", "1"] for line in lines)
     assert main(args) == 0
     again = capsys.readouterr()
     assert "validating" not in again.err  # every digest has its record now
     assert json.loads(again.out.strip().splitlines()[-1]) == summary
+
+
+def test_upstream_issues_count_a_github_number_once_per_code_base(copy_instance: Callable[..., Path]) -> None:
+    base = load_instance(copy_instance(STATISTICS))
+
+    def real_bug(issue: str) -> Instance:
+        return dataclasses.replace(base, provenance={"kind": "real-bug", "issue": issue})
+
+    one = [real_bug("GH 2785"), real_bug("gh-2785"), real_bug("cpython#2785"), real_bug("PR 2785")]
+    assert {upstream_reference(i) for i in one} == {(base.codebase, "github 2785")}
+    assert upstream_reference(real_bug("bpo-2785")) == (base.codebase, "bpo-2785")
+    assert upstream_reference(real_bug("isodate@F3a1b2c")) == (base.codebase, "isodate@f3a1b2c")
+    assert upstream_reference(dataclasses.replace(base, provenance={"kind": "injected", "issue": "GH 1"})) is None
+    elsewhere = dataclasses.replace(real_bug("GH 2785"), subject="local:/nowhere/alpha")
+    summary = summarize(one + [real_bug("bpo-2785"), real_bug("GH 12"), elsewhere], total=7)
+    assert summary["real_bug"] == 7 and summary["upstream_issues"] == 4
 
 
 def test_a_command_whose_module_is_missing_fails_alone(capsys: pytest.CaptureFixture[str]) -> None:
