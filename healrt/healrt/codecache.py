@@ -10,8 +10,9 @@ An entry's key covers everything the rewrite of one file depends on:
   instance imports its modules in the same order, so repeated runs hit.
 An entry's name is the source's sha256, a dash, and the key: so the sandbox can leave every entry
 of one file out of a session's view by the file's content alone (an injected instance's pristine
-file is its answer). The file's path is *not* in the key: workspaces are fresh directories, so a loaded entry has its
-code objects' `co_filename` and its sites' `file` replaced with the path being imported.
+file is its answer). The file's path is *not* in the key: workspaces are fresh directories, so a
+loaded entry has its code objects' `co_filename` and its sites' `file` replaced with the path being
+imported.
 
 The site table state a rewrite creates (its sites, and the blocks it declares) is recorded while
 rewriting (`Recorder`) and replayed into the table when an entry is loaded.
@@ -22,8 +23,9 @@ corrupt or mismatched entry is ignored (and rewritten where it can be).
 
 A second, shared directory may be layered under it (`shared_code_cache`): read first, never
 written. The sandbox gives every run its subject's shared cache that way, read-only (an injected
-instance's BUGGY run a copy without the entries of the files its bug changes); only a warm-up (a run with no agent) also gets a private writable directory, whose new
-entries the sandbox then publishes into the shared one: no session writes an entry another loads.
+instance's BUGGY run a copy without the entries of the files its bug changes); only a warm-up (a
+run with no agent) also gets a private writable directory, whose new entries the sandbox then
+publishes into the shared one: no session writes an entry another loads.
 """
 
 from __future__ import annotations

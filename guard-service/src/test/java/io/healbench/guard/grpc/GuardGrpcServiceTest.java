@@ -117,13 +117,7 @@ class GuardGrpcServiceTest {
                 .addModules(ModuleAst.newBuilder().setFile("app.py").setModule("app").setAstJson("{\"_type\": \"Expr\"}"))
                 .setPolicyJson("{\"operations\": {}}").build();
 
-        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> guard.analyzeHeal(bad).await().atMost(TIMEOUT));
-
-        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
-        ErrorInfo info = StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
-        assertEquals("ANALYSIS_INPUT_INVALID", info.getReason());
-        assertTrue(e.getStatus().getDescription().contains("root must be a Module"), e::toString);
+        assertInputInvalid(bad, "root must be a Module");
     }
 
     @Test
@@ -133,14 +127,18 @@ class GuardGrpcServiceTest {
         AnalyzeHealRequest sideways = request.toBuilder()
                 .setCrashPoint(request.getCrashPoint().toBuilder().setResume("sideways")).build();
 
-        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> guard.analyzeHeal(sideways).await().atMost(TIMEOUT));
-
         // Refused, not analysed as a skip: the resume decides where the healed frame's state flows.
+        assertInputInvalid(sideways, "resume must be skip, retry or return, got 'sideways'");
+    }
+
+    /** The request is refused as INVALID_ARGUMENT, reason ANALYSIS_INPUT_INVALID, its description naming {@code problem}. */
+    private void assertInputInvalid(AnalyzeHealRequest request, String problem) throws Exception {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> guard.analyzeHeal(request).await().atMost(TIMEOUT));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         ErrorInfo info = StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
         assertEquals("ANALYSIS_INPUT_INVALID", info.getReason());
-        assertTrue(e.getStatus().getDescription().contains("resume must be skip, retry or return, got 'sideways'"), e::toString);
+        assertTrue(e.getStatus().getDescription().contains(problem), e::toString);
     }
 
     private AnalyzeHealResponse analyze(AnalysisInput input) {

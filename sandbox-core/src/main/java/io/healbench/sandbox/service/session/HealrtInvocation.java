@@ -56,8 +56,9 @@ public class HealrtInvocation {
 
     /**
      * Writes the workspace's healrt spec from its run plan and says how to start the run. Every run reads the instance's
-     * partition of the shared code cache, if it has one, read-only; only a warm-up writes rewrites, to its own
-     * {@link #privateCodeCache}, which the sandbox publishes after the run.
+     * partition of the shared code cache, if it has one, read-only (an injected instance's BUGGY run a view of it without
+     * its answer); only a warm-up writes rewrites, to its own {@link #privateCodeCache}, which the sandbox publishes
+     * after the run.
      */
     public LaunchRequest prepare(Workspace workspace, boolean intercept, GuardMode guardMode, boolean warmUp) throws IOException {
         RunPlan plan = workspace.plan();
@@ -79,10 +80,13 @@ public class HealrtInvocation {
         spec.put("probe_timeout_s", probeTimeout.toMillis() / 1000.0);
         spec.put("heal_timeout_s", healTimeout.toMillis() / 1000.0);
         spec.put("outcome_file", workspace.outcomeFile().toString());
+        // An injected instance's BUGGY run: the pristine versions of these files, at the subject root, are its answer.
+        Set<String> answer = workspace.variant() == Variant.BUGGY && workspace.instance().bugPatch() != null
+                ? bugPatchedFiles(workspace) : Set.of();
         Optional<Path> shared = codeCache.partition(workspace.instance()).filter(Files::isDirectory);
-        if (shared.isPresent() && answerIsPristine(workspace)) {
+        if (shared.isPresent() && !answer.isEmpty()) {
             Path view = workspace.dir().resolve(".healrt-shared");
-            SharedCodeCache.viewWithout(shared.get(), pristineDigests(workspace), view);
+            SharedCodeCache.viewWithout(shared.get(), pristineDigests(workspace, answer), view);
             shared = Optional.of(view);
         }
         shared.ifPresent(dir -> spec.put("shared_code_cache", dir.toString()));
@@ -98,25 +102,26 @@ public class HealrtInvocation {
         // Read-only inside: what agents read of the sources (as root, while the session runs) cannot be swapped under
         // them for a link, a FIFO or a rewritten test.
         readable.add(workspace.sourceDir());
-        return new LaunchRequest(command, env, workspace.dir(), readable, pristineFilesCovered(workspace));
+        return new LaunchRequest(command, env, workspace.dir(), readable, pristineFilesCovered(workspace, answer));
     }
 
     /**
-     * An injected instance's BUGGY run reads the subject root, and there the files its bug patch changes are pristine:
-     * the REFERENCE, its answer key. Each is shown with the workspace's BUGGY copy instead, and its bytecode (a wheel's
+     * An injected instance's BUGGY run reads the subject root, and there the files its bug patch changes ({@code answer})
+     * are pristine: the REFERENCE, its answer key. Each is shown with the workspace's BUGGY copy instead, and its bytecode (a wheel's
      * environment keeps pip's) as an empty file. Not for the stdlib: the harness imports the interpreter's own library
      * before the project is swapped in, and must get the pristine modules (docs/sandbox-isolation.md, known limits).
      */
-    static Map<Path, Path> pristineFilesCovered(Workspace workspace) throws IOException {
-        if (!answerIsPristine(workspace) || workspace.instance().subject().kind().equals(Subject.CPYTHON_STDLIB)) {
+    private static Map<Path, Path> pristineFilesCovered(Workspace workspace, Set<String> answer) throws IOException {
+        if (answer.isEmpty() || workspace.instance().subject().kind().equals(Subject.CPYTHON_STDLIB)) {
             return Map.of();
         }
         // A regular empty file, not /dev/null: bwrap mounts binds nodev, and a device node there cannot be opened.
         Path empty = workspace.dir().resolve(".covered-empty");
         Files.write(empty, new byte[0]);
+        Path subjectRoot = Path.of(workspace.plan().subjectRoot());
         Map<Path, Path> covered = new TreeMap<>();
-        for (String relative : bugPatchedFiles(workspace)) {
-            Path pristine = Path.of(workspace.plan().subjectRoot()).resolve(relative);
+        for (String relative : answer) {
+            Path pristine = subjectRoot.resolve(relative);
             Path buggy = workspace.sourceDir().resolve(relative);
             covered.put(pristine, Files.isRegularFile(buggy) ? buggy : empty);
             String stem = pristine.getFileName().toString().replaceFirst("\\.py$", "");
@@ -128,11 +133,6 @@ public class HealrtInvocation {
             }
         }
         return covered;
-    }
-
-    /** A BUGGY session of an injected instance: the subject's pristine files its bug patch changes are its answer. */
-    private static boolean answerIsPristine(Workspace workspace) {
-        return workspace.variant() == Variant.BUGGY && workspace.instance().bugPatch() != null;
     }
 
     /**
@@ -163,13 +163,14 @@ public class HealrtInvocation {
     }
 
     /**
-     * The sha256 of each pristine file the bug patch changes, as it stands at the subject root: the shared code cache's
-     * entries rewritten from these are left out of the session's view (SharedCodeCache#viewWithout).
+     * The sha256 of each pristine file the bug patch changes ({@code answer}), as it stands at the subject root: the
+     * shared code cache's entries rewritten from these are left out of the session's view (SharedCodeCache#viewWithout).
      */
-    static Set<String> pristineDigests(Workspace workspace) throws IOException {
+    private static Set<String> pristineDigests(Workspace workspace, Set<String> answer) throws IOException {
+        Path subjectRoot = Path.of(workspace.plan().subjectRoot());
         Set<String> digests = new TreeSet<>();
-        for (String relative : bugPatchedFiles(workspace)) {
-            Path pristine = Path.of(workspace.plan().subjectRoot()).resolve(relative);
+        for (String relative : answer) {
+            Path pristine = subjectRoot.resolve(relative);
             if (Files.isRegularFile(pristine)) {
                 digests.add(Provenance.sha256(Files.readAllBytes(pristine)));
             }

@@ -181,9 +181,9 @@ public class SandboxSessions implements SessionLauncher {
 
     /**
      * Fills the instance's partition of the shared code cache for BUGGY sessions in this guard mode, once, before the
-     * first of them starts (later ones wait for it): a trusted run of the pristine subject (SharedCodeCache#pristineVariant),
-     * whose rewrites are then published. Without
-     * it every session of pandas would rewrite its ~300 modules afresh (40 s, against 5 s warm). A warm-up that fails
+     * first of them starts (later ones wait for it): a trusted run of the pristine subject
+     * (SharedCodeCache#pristineVariant), whose rewrites are then published. Without it every session of pandas would
+     * rewrite its ~300 modules afresh (40 s, against 5 s warm). A warm-up that fails
      * is logged and not recorded; the session starts anyway and rewrites what it imports itself.
      */
     private void warmUp(Instance instance, GuardMode guardMode) {

@@ -3,10 +3,10 @@ package io.healbench.sandbox.service.session;
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.guard.GuardMode;
 import io.healbench.common.provenance.Provenance;
-import io.healbench.sandbox.service.model.Variant;
 import io.healbench.sandbox.config.SandboxConfig;
 import io.healbench.sandbox.service.HealrtVersion;
 import io.healbench.sandbox.service.heal.ProtectedPolicies;
+import io.healbench.sandbox.service.model.Variant;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -81,12 +81,10 @@ public class SharedCodeCache {
     /**
      * A session's own copy of the partition in {@code view} (to be mounted read-only), with every entry but those
      * rewritten from a source whose sha256 is in {@code withheld}: hard links where the file system allows, else
-     * copies. It is fixed when made, so an entry a later warm-up publishes never shows in it. Returns how many entries
-     * it holds.
+     * copies. It is fixed when made, so an entry a later warm-up publishes never shows in it.
      */
-    public static int viewWithout(Path partition, Set<String> withheld, Path view) throws IOException {
+    public static void viewWithout(Path partition, Set<String> withheld, Path view) throws IOException {
         Files.createDirectories(view);
-        int kept = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(partition)) {
             for (Path entry : entries) {
                 Matcher name = ENTRY.matcher(entry.getFileName().toString());
@@ -99,10 +97,8 @@ public class SharedCodeCache {
                 } catch (IOException | UnsupportedOperationException e) {
                     Files.copy(entry, target, StandardCopyOption.REPLACE_EXISTING);
                 }
-                kept++;
             }
         }
-        return kept;
     }
 
     /**
