@@ -69,7 +69,7 @@ def request_of(analysis: dict[str, Any], heal_code: str, policy: dict[str, Any])
         "heal_point": analysis.get("heal_point") or 0,
         "delta": analysis.get("delta") or [],
         "delta_truncated": bool(analysis.get("delta_truncated")),
-        "crash_point": analysis.get("crash_point") or {},
+        "crash_point": crash_point_of(analysis.get("crash_point") or {}),
         "modules": [{"file": m.get("file"), "module": m.get("module"),
                      "ast_json": json.dumps(m.get("ast"), separators=(",", ":"), ensure_ascii=False)}
                     for m in analysis.get("modules") or []],
@@ -78,13 +78,21 @@ def request_of(analysis: dict[str, Any], heal_code: str, policy: dict[str, Any])
     }
 
 
+def crash_point_of(point: dict[str, Any]) -> dict[str, Any]:
+    """The crash point with its resume as the proto's ResumeMode names it: healrt spells it "skip", "retry"
+    or "return"; an unknown spelling stays as it is, so that json_format refuses it rather than analysing it
+    as a skip."""
+    resume = point.get("resume")
+    return {**point, "resume": resume.upper()} if resume in ("skip", "retry", "return") else point
+
+
 def _probe_request(policy: dict[str, Any]) -> dict[str, Any]:
     """A heal of `path` right before `open(path, 'w')`: any working analysis answers it."""
     source = "def save(path):\n    path = path.strip()\n    open(path, 'w').close()\n"
     return {"heal_code": "path = 'x'", "heal_point": 1,
             "delta": [{"location": "name:path", "kind": "both", "before": "'a'", "after": "'x'"}],
             "crash_point": {"file": "probe.py", "function": "save", "qualname": "save", "line": 2, "col": 4,
-                            "end_line": 2, "end_col": 23, "kind": "assign", "resume": "skip"},
+                            "end_line": 2, "end_col": 23, "kind": "assign", "resume": "SKIP"},
             "modules": [{"file": "probe.py", "module": "probe",
                          "ast_json": json.dumps(module_json(source, "probe.py"))}],
             "policy_json": json.dumps(policy)}

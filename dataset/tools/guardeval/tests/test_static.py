@@ -69,7 +69,7 @@ def analysis() -> dict[str, Any]:
             "delta": [{"location": "attr:job.out", "kind": "both", "before": None, "after": "'v'", "also": ["view"]}],
             "delta_truncated": False,
             "crash_point": {"file": "m0.py", "function": "run", "qualname": "Job.run", "line": 7, "col": 4,
-                            "end_line": 7, "end_col": 20, "kind": "assign", "resume": "skip",
+                            "end_line": 7, "end_col": 20, "kind": "assign", "resume": "retry",
                             "callers": [{"file": "m1.py", "function": "main", "qualname": "main", "line": 3,
                                          "col": 0, "end_line": 3, "end_col": 9, "through_library": True}]},
             "modules": modules, "modules_truncated": True}
@@ -100,8 +100,9 @@ def test_the_analysis_goes_out_as_an_analyze_heal_request_and_the_answer_comes_b
     assert (delta.location, delta.kind, delta.before, delta.after, list(delta.also)) == (
         "attr:job.out", "both", "", "'v'", ["view"])  # healrt's None (no value before) is the unset field
     crash = request.crash_point
-    assert (crash.file, crash.qualname, crash.line, crash.end_col, crash.kind, crash.resume) == (
-        "m0.py", "Job.run", 7, 20, "assign", "skip")
+    resume = crash.DESCRIPTOR.fields_by_name["resume"].enum_type.values_by_number[crash.resume].name
+    assert (crash.file, crash.qualname, crash.line, crash.end_col, crash.kind, resume) == (
+        "m0.py", "Job.run", 7, 20, "assign", "RETRY")
     [caller] = crash.callers
     assert (caller.file, caller.function, caller.line, caller.end_col, caller.through_library) == ("m1.py", "main", 3, 9, True)
     assert [(m.file, m.module) for m in request.modules] == [(f"m{i}.py", f"m{i}") for i in range(60)]
@@ -150,6 +151,18 @@ def test_a_field_guard_proto_lacks_is_refused_not_dropped(serve: Serve) -> None:
         stage.close()
     assert fake.requests == []
 
+
+def test_a_resume_guard_proto_does_not_name_is_refused_not_taken_for_a_skip(serve: Serve) -> None:
+    fake = FakeGuard({"verdict": "CLEAN"})
+    stage = static.StaticStage(serve(fake))
+    sent = analysis()
+    sent["crash_point"]["resume"] = "sideways"
+    try:
+        with pytest.raises(json_format.ParseError, match="sideways"):
+            stage.analyze(sent, "x = 1", POLICY)
+    finally:
+        stage.close()
+    assert fake.requests == []
 
 def test_the_probe_makes_the_stage_available_only_on_a_verdict(serve: Serve, tmp_path: Path) -> None:
     answering = static.open_stage(serve(FakeGuard({"verdict": "CLEAN"})), POLICY, tmp_path)

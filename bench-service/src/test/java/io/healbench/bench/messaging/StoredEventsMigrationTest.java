@@ -11,7 +11,7 @@ import io.healbench.bench.service.BenchIncomingEvent;
 import io.healbench.common.outcome.ExitCause;
 import io.healbench.common.outcome.FailureClass;
 import io.healbench.proto.events.v1.AttemptEvent;
-import io.healbench.proto.sandbox.v1.ResumeMode;
+import io.healbench.proto.outcome.v1.ResumeMode;
 import io.healbench.testsupport.PostgresTestResource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -125,10 +125,10 @@ class GuardGrpcServiceTest {
         AnalysisInput input = AnalysisInputs.direct("def work(d):\n    name = d['name']  # CRASH\n    print(name)\n", "");
         AnalyzeHealRequest request = AnalysisProtos.request(input.healCode(), input.analysis(), input.policyJson());
         AnalyzeHealRequest sideways = request.toBuilder()
-                .setCrashPoint(request.getCrashPoint().toBuilder().setResume("sideways")).build();
+                .setCrashPoint(request.getCrashPoint().toBuilder().setResumeValue(7)).build(); // a newer peer's value
 
         // Refused, not analysed as a skip: the resume decides where the healed frame's state flows.
-        assertInputInvalid(sideways, "resume must be skip, retry or return, got 'sideways'");
+        assertInputInvalid(sideways, "resume must be SKIP, RETRY or RETURN");
     }
 
     /** The request is refused as INVALID_ARGUMENT, reason ANALYSIS_INPUT_INVALID, its description naming {@code problem}. */

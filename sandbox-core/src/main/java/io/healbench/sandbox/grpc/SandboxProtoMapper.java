@@ -4,6 +4,8 @@ import com.google.protobuf.Timestamp;
 import io.healbench.common.heal.Resume;
 import io.healbench.proto.guard.v1.GuardProtos;
 import io.healbench.proto.outcome.v1.OutcomeProtos;
+import io.healbench.proto.outcome.v1.ResumeMode;
+import io.healbench.proto.outcome.v1.ResumeModes;
 import io.healbench.proto.sandbox.v1.CodeMatch;
 import io.healbench.proto.sandbox.v1.CrashContext;
 import io.healbench.proto.sandbox.v1.CrashStatement;
@@ -17,8 +19,6 @@ import io.healbench.proto.sandbox.v1.ProbeResult;
 import io.healbench.proto.sandbox.v1.ReadFileResponse;
 import io.healbench.proto.sandbox.v1.ReferenceRun;
 import io.healbench.proto.sandbox.v1.ResourceUse;
-import io.healbench.proto.sandbox.v1.ResumeMode;
-import io.healbench.proto.sandbox.v1.ResumeModes;
 import io.healbench.proto.sandbox.v1.SearchCodeResponse;
 import io.healbench.proto.sandbox.v1.Session;
 import io.healbench.proto.sandbox.v1.SessionEvent;
@@ -45,18 +45,13 @@ final class SandboxProtoMapper {
         };
     }
 
-    /**
-     * The one place a wire resume mode is read: unset means the documented default, SKIP; a value this build does not
-     * know is refused (RESUME_MODE_INVALID), never taken for another.
-     */
+    /** A heal request's resume (ResumeModes.resume); a value this build does not know is RESUME_MODE_INVALID. */
     static Resume resume(ResumeMode mode) {
-        return switch (mode) {
-            case SKIP, RESUME_MODE_UNSPECIFIED -> Resume.SKIP;
-            case RETRY -> Resume.RETRY;
-            case RETURN -> Resume.RETURN;
-            case UNRECOGNIZED -> throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "RESUME_MODE_INVALID",
-                    "resume must be SKIP, RETRY or RETURN");
-        };
+        try {
+            return ResumeModes.resume(mode);
+        } catch (IllegalArgumentException e) {
+            throw new SandboxException(SandboxException.Kind.INVALID_ARGUMENT, "RESUME_MODE_INVALID", e.getMessage());
+        }
     }
 
     static Session session(SessionView view) {

@@ -6,7 +6,7 @@ import io.healbench.common.heal.Resume;
 import io.healbench.proto.events.v1.AttemptEvent;
 import io.healbench.proto.events.v1.HealApplied;
 import io.healbench.proto.guard.v1.GuardProtos;
-import io.healbench.proto.sandbox.v1.ResumeModes;
+import io.healbench.proto.outcome.v1.ResumeModes;
 import io.healbench.sandbox.service.heal.HealEventSink;
 import io.healbench.sandbox.service.model.SessionView;
 import io.smallrye.reactive.messaging.rabbitmq.OutgoingRabbitMQMetadata;

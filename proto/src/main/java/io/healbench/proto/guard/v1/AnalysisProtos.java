@@ -1,7 +1,7 @@
 package io.healbench.proto.guard.v1;
 
 import io.healbench.common.guard.HealAnalysis;
-import io.healbench.common.heal.Resume;
+import io.healbench.proto.outcome.v1.ResumeModes;
 import java.util.List;
 
 /**
@@ -37,7 +37,7 @@ public final class AnalysisProtos {
     private static CrashPoint crashPoint(HealAnalysis.CrashPoint point) {
         CrashPoint.Builder crash = CrashPoint.newBuilder().setFile(point.file()).setFunction(point.function())
                 .setQualname(point.qualname()).setLine(point.line()).setCol(point.col()).setEndLine(point.endLine())
-                .setEndCol(point.endCol()).setKind(point.kind()).setResume(point.resume().wireName());
+                .setEndCol(point.endCol()).setKind(point.kind()).setResume(ResumeModes.of(point.resume()));
         point.callers().forEach(c -> crash.addCallers(CallSite.newBuilder().setFile(c.file()).setFunction(c.function())
                 .setQualname(c.qualname()).setLine(c.line()).setCol(c.col()).setEndLine(c.endLine()).setEndCol(c.endCol())
                 .setThroughLibrary(c.throughLibrary())));
@@ -47,8 +47,8 @@ public final class AnalysisProtos {
     private static HealAnalysis.CrashPoint crashPoint(CrashPoint point) {
         return new HealAnalysis.CrashPoint(point.getFile(), point.getFunction(), point.getQualname(), point.getLine(), point.getCol(),
                 point.getEndLine(), point.getEndCol(), point.getKind(),
-                // Unset is skip, as everywhere; an unknown spelling throws, and the caller refuses the request.
-                point.getResume().isEmpty() ? Resume.SKIP : Resume.parse(point.getResume()),
+                // An unknown number throws, and the caller refuses the request.
+                ResumeModes.resume(point.getResume()),
                 point.getCallersList().stream().map(c -> new HealAnalysis.CallSite(c.getFile(), c.getFunction(), c.getQualname(),
                         c.getLine(), c.getCol(), c.getEndLine(), c.getEndCol(), c.getThroughLibrary())).toList());
     }
