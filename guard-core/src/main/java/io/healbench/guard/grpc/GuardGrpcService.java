@@ -66,7 +66,7 @@ public class GuardGrpcService implements GuardService {
     private static AnalysisInput toInput(AnalyzeHealRequest request) {
         try {
             return new AnalysisInput(request.getHealCode(), AnalysisProtos.analysis(request), request.getPolicyJson());
-        } catch (IllegalArgumentException e) { // a typed field's text is none of its values (the crash point's resume)
+        } catch (IllegalArgumentException e) { // a typed field's number is none of its values (the crash point's resume)
             throw new AnalysisInputException("crash_point: " + e.getMessage());
         }
     }
