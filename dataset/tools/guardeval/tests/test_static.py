@@ -139,30 +139,21 @@ def test_an_rpc_error_is_an_error_verdict_with_its_status(serve: Serve) -> None:
     assert servicetoken.HEADER not in fake.metadata[0]  # no key, no token
 
 
-def test_a_field_guard_proto_lacks_is_refused_not_dropped(serve: Serve) -> None:
+# A key the proto lacks is refused, not dropped; a resume it does not name is refused, not taken for a skip.
+@pytest.mark.parametrize(("key", "value", "named"), [("column", 4, "column"), ("resume", "sideways", "sideways")])
+def test_a_crash_point_guard_proto_cannot_carry_is_refused_before_any_call(serve: Serve, key: str, value: object,
+                                                                           named: str) -> None:
     fake = FakeGuard({"verdict": "CLEAN"})
     stage = static.StaticStage(serve(fake))
     sent = analysis()
-    sent["crash_point"]["column"] = 4
+    sent["crash_point"][key] = value
     try:
-        with pytest.raises(json_format.ParseError, match="column"):
+        with pytest.raises(json_format.ParseError, match=named):
             stage.analyze(sent, "x = 1", POLICY)
     finally:
         stage.close()
     assert fake.requests == []
 
-
-def test_a_resume_guard_proto_does_not_name_is_refused_not_taken_for_a_skip(serve: Serve) -> None:
-    fake = FakeGuard({"verdict": "CLEAN"})
-    stage = static.StaticStage(serve(fake))
-    sent = analysis()
-    sent["crash_point"]["resume"] = "sideways"
-    try:
-        with pytest.raises(json_format.ParseError, match="sideways"):
-            stage.analyze(sent, "x = 1", POLICY)
-    finally:
-        stage.close()
-    assert fake.requests == []
 
 def test_the_probe_makes_the_stage_available_only_on_a_verdict(serve: Serve, tmp_path: Path) -> None:
     answering = static.open_stage(serve(FakeGuard({"verdict": "CLEAN"})), POLICY, tmp_path)
