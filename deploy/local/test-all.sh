@@ -15,7 +15,12 @@ stage() { echo "== [$(( $(date +%s) - started )) s] $*" >&2; }
 # Debian's stdlib tests), installed where missing; exit 3 naming what cannot be.
 PYTHONPATH="$PWD/dataset/tools" python3 -m hbdata preflight --for tests
 deploy/local/services.sh
-deploy/local/keycloak.sh start
+# Only the Java tests use Keycloak: it starts (a minute, more when its distribution is fetched first)
+# while the Python stages run, and the Java stage waits for it.
+keycloak_log="$(mktemp)"
+trap 'rm -f "$keycloak_log"' EXIT
+deploy/local/keycloak.sh start >"$keycloak_log" 2>&1 &
+keycloak_start=$!
 
 stage "healrt tests (the installed package, on every supported interpreter: healrt/noxfile.py)"
 python3 -m nox -f healrt/noxfile.py
@@ -31,6 +36,13 @@ client_python="$(clients/python/env.sh | tail -1)"
 (cd clients/python && "$client_python" -m pytest -q -p no:cacheprovider tests)
 
 stage "Java build and tests"
+keycloak_status=0
+wait "$keycloak_start" || keycloak_status=$?
+cat "$keycloak_log" >&2
+if (( keycloak_status != 0 )); then
+  echo "test-all: Keycloak did not start (keycloak.sh exited with $keycloak_status); the Java tests need it" >&2
+  exit "$keycloak_status"
+fi
 mvn -B verify "$@"
 
 stage "protobuf contracts: buf lint, STANDARD (proto/buf.yaml; after the build, whose jars hold google/rpc)"
