@@ -15,8 +15,8 @@ stage() { echo "== [$(( $(date +%s) - started )) s] $*" >&2; }
 # Debian's stdlib tests), installed where missing; exit 3 naming what cannot be.
 PYTHONPATH="$PWD/dataset/tools" python3 -m hbdata preflight --for tests
 deploy/local/services.sh
-# Only the Java tests use Keycloak: it starts (a minute, more when its distribution is fetched first)
-# while the Python stages run, and the Java stage waits for it.
+# Only the Java tests use Keycloak, so it starts while the Python stages run and the Java stage waits
+# for it: about a minute on a fresh machine, which first fetches its distribution; 15 to 40 s once cached.
 keycloak_log="$(mktemp)"
 trap 'rm -f "$keycloak_log"' EXIT
 deploy/local/keycloak.sh start >"$keycloak_log" 2>&1 &
