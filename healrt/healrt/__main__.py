@@ -126,7 +126,7 @@ def _swap_in_project(spec: Spec, runtime: Runtime) -> None:
     for name in excluded:
         runtime.event("module_not_overlayable", module=name)
     names = [name for name in spec.project_modules if name not in excluded]
-    install(spec.source_dir, names, runtime.table, runtime.hooks, CodeCache(cache_dir(spec.code_cache), _shared_cache(spec)),
+    install(spec.source_dir, names, runtime.table, runtime.module_hooks, CodeCache(cache_dir(spec.code_cache), _shared_cache(spec)),
             guard.rewriter())
 
 

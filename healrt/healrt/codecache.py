@@ -4,10 +4,11 @@ An entry's key covers everything the rewrite of one file depends on:
 - the source bytes (sha256);
 - the interpreter (implementation, full version string, bytecode magic number);
 - the rewriter (a hash of rewrite.py, sites.py and fmtrewrite.py, the code that shapes the output);
-- the table's `rewrite_key` (what else shapes the output, e.g. the replay selection);
-- the first site id: site ids are global indices baked into the code as constants, so a file
-  compiled after N other sites differs from the same file compiled first. Every run of one
-  instance imports its modules in the same order, so repeated runs hit.
+- the table's `rewrite_key` (what else shapes the output, e.g. the replay selection).
+Nothing about the other modules of the run is in it: the code names each site by its place in its
+own module (rewrite.py), so an entry serves whatever was imported before the file. A run whose
+patch changes one module (a FIXED variant, a guard suite case, an injected bug) misses that
+module's entry only.
 An entry's name is the source's sha256, a dash, and the key: so the sandbox can leave every entry
 of one file out of a session's view by the file's content alone (an injected instance's pristine
 file is its answer). The file's path is *not* in the key: workspaces are fresh directories, so a
@@ -45,7 +46,7 @@ from .sites import Guard, Site, SiteTable
 
 ENV_VAR = "HEALRT_CACHE"
 DEFAULT_DIR = Path("~/.cache/healbench/healrt-code")
-_FORMAT = 1
+_FORMAT = 2
 _SUFFIX = ".healrt"
 _SITE_FIELDS = tuple(field.name for field in dataclasses.fields(Site))
 
@@ -73,21 +74,18 @@ def cache_dir(configured: str | None) -> Path | None:
 @dataclasses.dataclass(frozen=True)
 class Entry:
     code: types.CodeType
-    first_site: int
     sites: list[Site]
-    blocks: list[tuple[int, ...]]
+    blocks: list[tuple[int, ...]]  # each block's sites by their place in the module
 
-    def replay(self, table: SiteTable, path: str, source: str) -> bool:
-        """Registers the entry's sites and blocks; False if the ids do not line up (nothing kept then)."""
-        if self.first_site != len(table.sites):
-            return False
+    def replay(self, table: SiteTable, path: str, source: str) -> None:
+        """Adds the entry's sites and blocks to the table, after the sites it holds already."""
+        first = len(table.sites)
         table.add_file(path, source)
         for site in self.sites:
             fields = {name: getattr(site, name) for name in _SITE_FIELDS if name != "id"}
             table.add(**fields)
-        for ids in self.blocks:
-            table.set_block(list(ids))
-        return True
+        for places in self.blocks:
+            table.set_block([first + place for place in places])
 
 
 class Recorder:
@@ -95,17 +93,19 @@ class Recorder:
 
     def __init__(self, table: SiteTable) -> None:
         self._table = table
-        self.sites: list[Site] = []
+        self._first = len(table.sites)
+        # Not `sites`: that name is the table's (every site so far), which the rewriter reads through this.
+        self.added: list[Site] = []
         self.blocks: list[tuple[int, ...]] = []
 
     def add(self, **fields: Any) -> Site:
         site = self._table.add(**fields)
-        self.sites.append(site)
+        self.added.append(site)
         return site
 
     def set_block(self, ids: list[int]) -> None:
         self._table.set_block(ids)
-        self.blocks.append(tuple(ids))
+        self.blocks.append(tuple(site_id - self._first for site_id in ids))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._table, name)
@@ -121,10 +121,10 @@ class CodeCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, source: bytes, variant: str, first_site: int) -> str:
+    def key(self, source: bytes, variant: str) -> str:
         source_digest = hashlib.sha256(source).hexdigest()
         digest = hashlib.sha256(source_digest.encode())
-        digest.update(f"\0{_INTERPRETER}\0{_REWRITER}\0{variant}\0{first_site}".encode())
+        digest.update(f"\0{_INTERPRETER}\0{_REWRITER}\0{variant}".encode())
         return f"{source_digest}-{digest.hexdigest()}"
 
     def load(self, key: str, path: str) -> Entry | None:
@@ -144,11 +144,11 @@ class CodeCache:
             self.hits += 1
         return entry
 
-    def store(self, key: str, code: types.CodeType, first_site: int, recorded: Recorder) -> None:
+    def store(self, key: str, code: types.CodeType, recorded: Recorder) -> None:
         if self._directory is None or not self._writable:
             return
-        sites = tuple(_encode_site(site) for site in recorded.sites)
-        payload = marshal.dumps((_FORMAT, key, code, first_site, sites, tuple(recorded.blocks)))
+        sites = tuple(_encode_site(site) for site in recorded.added)
+        payload = marshal.dumps((_FORMAT, key, code, sites, tuple(recorded.blocks)))
         try:
             self._directory.mkdir(parents=True, exist_ok=True)
             # Written whole under a temporary name, then renamed: readers never see a partial entry.
@@ -178,8 +178,8 @@ def _encode_site(site: Site) -> tuple[Any, ...]:
 
 
 def _decode(payload: Any, key: str, path: str) -> Entry | None:
-    fmt, stored_key, code, first_site, raw_sites, blocks = payload
-    if fmt != _FORMAT or stored_key != key or not isinstance(code, types.CodeType) or not isinstance(first_site, int):
+    fmt, stored_key, code, raw_sites, blocks = payload
+    if fmt != _FORMAT or stored_key != key or not isinstance(code, types.CodeType):
         return None
     sites = []
     for raw in raw_sites:
@@ -190,7 +190,7 @@ def _decode(payload: Any, key: str, path: str) -> Entry | None:
             fields["function_span"] = tuple(fields["function_span"])
         fields["file"] = path
         sites.append(Site(**fields))
-    return Entry(_with_filename(code, path), first_site, sites, [tuple(ids) for ids in blocks])
+    return Entry(_with_filename(code, path), sites, [tuple(places) for places in blocks])
 
 
 def _with_filename(code: types.CodeType, path: str) -> types.CodeType:

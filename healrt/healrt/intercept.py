@@ -21,13 +21,16 @@ import importlib.util
 import os
 import sys
 import types
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import guard
 from .codecache import CodeCache, Recorder
 from .fmtrewrite import FormatRewriter
 from .rewrite import COND_SLOT, rewrite_module
 from .sites import SiteTable
+
+# The `_healrt_rt` of a module whose sites start at the given id (Runtime.module_hooks).
+HooksFor = Callable[[int], Any]
 
 # Package (directory or dotted-name) components whose code is not the project's own.
 _EXCLUDED_PACKAGES = frozenset({
@@ -58,40 +61,50 @@ class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
 
 
 class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
-    def __init__(self, fullname: str, path: str, table: SiteTable, hooks: Any, cache: CodeCache,
+    def __init__(self, fullname: str, path: str, table: SiteTable, hooks_for: HooksFor, cache: CodeCache,
                  formatting: FormatRewriter | None) -> None:
         super().__init__(fullname, path)
         self._table = table
-        self._hooks = hooks
+        self._hooks_for = hooks_for
         self._cache = cache
         self._formatting = formatting
 
     def get_code(self, fullname: str) -> types.CodeType:
+        return self._instrument(fullname)[0]
+
+    def _instrument(self, fullname: str) -> tuple[types.CodeType, int, list[int]]:
+        """The module's rewritten code, the id of its first site and its counters (sites.py)."""
         data = self.get_data(self.path)
         source = importlib.util.decode_source(data)
-        first_site = len(self._table.sites)
         variant = self._table.rewrite_key(self.path) + ("|" + self._formatting.key if self._formatting else "")
-        key = self._cache.key(data, variant, first_site)
+        key = self._cache.key(data, variant)
         entry = self._cache.load(key, self.path)
-        if entry is not None and entry.replay(self._table, self.path, source):
-            return entry.code
-        recorder = Recorder(self._table)
+        if entry is not None:
+            with self._table.registering:
+                first_site = len(self._table.sites)
+                entry.replay(self._table, self.path, source)
+                return entry.code, first_site, self._table.module_counters(first_site)
         tree = ast.parse(source, self.path)
         if self._formatting is not None:
             tree = self._formatting.transform(tree, fullname)
-        tree = rewrite_module(tree, self.path, source, recorder)  # type: ignore[arg-type]
+        with self._table.registering:
+            first_site = len(self._table.sites)
+            recorder = Recorder(self._table)
+            tree = rewrite_module(tree, self.path, source, recorder)  # type: ignore[arg-type]
+            counters = self._table.module_counters(first_site)
         code = compile(tree, self.path, "exec", dont_inherit=True)
-        self._cache.store(key, code, first_site, recorder)
-        return code
+        self._cache.store(key, code, recorder)
+        return code, first_site, counters
 
     def exec_module(self, module: types.ModuleType) -> None:
-        module.__dict__["_healrt_rt"] = self._hooks
-        module.__dict__["_healrt_hits"] = self._table.hits
+        code, first_site, counters = self._instrument(module.__name__)
+        module.__dict__["_healrt_rt"] = self._hooks_for(first_site)
+        module.__dict__["_healrt_hits"] = counters
         # Bound before the module runs, so that its first `if` adds no key to its namespace.
         module.__dict__[COND_SLOT] = None
         if self._formatting is not None:
             guard.register_module(module.__dict__)
-        super().exec_module(module)
+        exec(code, module.__dict__)  # what SourceFileLoader.exec_module does with get_code's result
         if self._formatting is not None:
             guard.module_loaded(module.__dict__)
 
@@ -100,13 +113,13 @@ class ProjectFinder:
     """A meta-path finder placed first, so it wins over pytest's sys.path manipulation too."""
 
     def __init__(
-        self, source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache,
+        self, source_dir: str, names: Sequence[str], table: SiteTable, hooks_for: HooksFor, cache: CodeCache,
         formatting: FormatRewriter | None = None,
     ) -> None:
         self._source_dir = source_dir
         self._names = frozenset(names)
         self._table = table
-        self._hooks = hooks
+        self._hooks_for = hooks_for
         self._cache = cache
         self._formatting = formatting
         self.not_instrumented: dict[str, str] = {}  # module name -> reason
@@ -128,7 +141,7 @@ class ProjectFinder:
             self.not_instrumented[fullname] = reason
             spec.loader = _SourceOnlyLoader(fullname, spec.origin)
         else:
-            spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks, self._cache,
+            spec.loader = _InstrumentingLoader(fullname, spec.origin, self._table, self._hooks_for, self._cache,
                                                self._formatting)
         return spec
 
@@ -142,7 +155,7 @@ def overlayable(name: str) -> bool:
 
 
 def install(
-    source_dir: str, names: Sequence[str], table: SiteTable, hooks: Any, cache: CodeCache | None = None,
+    source_dir: str, names: Sequence[str], table: SiteTable, hooks_for: HooksFor, cache: CodeCache | None = None,
     formatting: FormatRewriter | None = None,
 ) -> ProjectFinder:
     """Swap the project modules: drop the harness's copies and route future imports to source_dir.
@@ -152,7 +165,7 @@ def install(
         if loaded.partition(".")[0] in wanted:
             del sys.modules[loaded]
     sys.path.insert(0, source_dir)
-    finder = ProjectFinder(source_dir, names, table, hooks, cache or CodeCache(None), formatting)
+    finder = ProjectFinder(source_dir, names, table, hooks_for, cache or CodeCache(None), formatting)
     sys.meta_path.insert(0, finder)
     importlib.invalidate_caches()
     return finder

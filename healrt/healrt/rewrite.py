@@ -13,6 +13,11 @@ Each wrapped statement becomes (locations copied from the original, so traceback
                 case 3: return _healrt_rt.return_value()   # only where `return` is legal
         break
 
+SITE is the site's place in its module (its id minus the id of the module's first site): the
+loader gives each module its own `_healrt_hits` and a `_healrt_rt` that adds the module's first id
+back, so the code does not depend on what was instrumented before it, and a cached rewrite serves
+a run that imports other (or changed) modules first (codecache.py).
+
 The handler binds no name (no `as`, literal `case` patterns only), so class bodies and module
 namespaces are not polluted. `return EXPR` becomes a wrapped `_return_ = EXPR` followed by
 `return _return_`; functions containing one pre-bind `_return_ = None` so that `skip` at a return
@@ -87,6 +92,8 @@ class _Scope:
 
 
 def rewrite_module(tree: ast.Module, file: str, source: str, table: SiteTable) -> ast.Module:
+    """Rewrites `tree` in place, adding its sites to `table` (one after the other: the caller keeps
+    other modules from adding theirs meanwhile)."""
     table.add_file(file, source)
     rewriter = _Rewriter(file, source, table)
     tree.body = rewriter.body(tree.body, _Scope(None, None, False, False), (), qual_prefix="")
@@ -165,6 +172,7 @@ class _Rewriter:
     def __init__(self, file: str, source: str, table: SiteTable) -> None:
         self._file = file
         self._table = table
+        self._first = len(table.sites)  # the module's first site id: the generated code counts from it
         self._lines = _split_lines(source)
         # Site ids of the block being built (see sites.py), and whether a return site was wrapped
         # in the function being rewritten (it needs the `_return_` pre-bind).
@@ -346,9 +354,9 @@ class _Rewriter:
         return "".join([self._lines[first].encode()[col:].decode(), *self._lines[first + 1:last],
                         self._lines[last].encode()[:end_col].decode()])
 
-    @staticmethod
-    def _wrap(stmt: ast.stmt, site_id: int, can_return: bool, counted: bool,
+    def _wrap(self, stmt: ast.stmt, site_id: int, can_return: bool, counted: bool,
               on_skip: ast.stmt | None = None) -> list[ast.stmt]:
+        place = site_id - self._first
         def case(value: int, action: ast.stmt) -> ast.match_case:
             return ast.match_case(pattern=ast.MatchValue(ast.Constant(value)), body=[action])
 
@@ -364,12 +372,12 @@ class _Rewriter:
         handler = ast.ExceptHandler(
             type=ast.Name("BaseException", ast.Load()),
             name=None,
-            body=[ast.Match(subject=runtime_call("handle", ast.Constant(site_id)), cases=cases)],
+            body=[ast.Match(subject=runtime_call("handle", ast.Constant(place)), cases=cases)],
         )
         guarded = ast.Try(body=[], handlers=[handler], orelse=[], finalbody=[])
         loop = ast.While(test=ast.Constant(True), body=[guarded, ast.Break()], orelse=[])
         counter = ast.AugAssign(
-            target=ast.Subscript(ast.Name("_healrt_hits", ast.Load()), ast.Constant(site_id), ast.Store()),
+            target=ast.Subscript(ast.Name("_healrt_hits", ast.Load()), ast.Constant(place), ast.Store()),
             op=ast.Add(),
             value=ast.Constant(1),
         )

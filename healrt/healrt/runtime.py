@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import threading
 import types
@@ -31,12 +32,14 @@ class Counters:
 
 
 class Hooks:
-    """The only object instrumented modules see (as `_healrt_rt`): two callables, no state."""
+    """The only object an instrumented module sees (as `_healrt_rt`): two callables, no state. Its
+    code names a site by its place in the module; `handle` adds the module's first site id. The
+    partial is C code, so `handle` runs one frame above the instrumented frame, as when it is called directly."""
 
     __slots__ = ("handle", "return_value")
 
-    def __init__(self, runtime: Runtime) -> None:
-        self.handle = runtime.handle
+    def __init__(self, runtime: Runtime, first_site: int) -> None:
+        self.handle = functools.partial(runtime.handle, first_site)
         self.return_value = runtime.return_value
 
 
@@ -51,7 +54,6 @@ class Runtime:
         self._script = script
         self.decisions: list[Decision] = []
         self.counters = Counters()
-        self.hooks = Hooks(self)
         self._intercepting = spec.intercept and session is not None
         # Held while paused: a crash in code run by a probe/heal (or in another thread) propagates.
         self._pause_lock = threading.Lock()
@@ -67,7 +69,11 @@ class Runtime:
 
     # ------------------------------------------------------------ called from instrumented code
 
-    def handle(self, site_id: int) -> int:
+    def module_hooks(self, first_site: int) -> Hooks:
+        return Hooks(self, first_site)
+
+    def handle(self, first_site: int, place: int) -> int:
+        site_id = first_site + place
         action = self._decide(site_id)
         if action == PROPAGATE or action == RETURN:
             self.table.left_block(site_id)  # the rest of the site's block does not run (trace counts)

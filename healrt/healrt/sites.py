@@ -9,12 +9,13 @@ rest of the block whenever an exception leaves the block (propagated, or `return
 from __future__ import annotations
 
 import dataclasses
+import threading
 import types
 
 from .percode import per_code
 
 # Bumped whenever the rewritten code for the same source and selection changes shape.
-REWRITE_FORMAT = 3
+REWRITE_FORMAT = 4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,9 +56,11 @@ class SiteTable:
 
     def __init__(self, selection: Selection | None = None) -> None:
         self.sites: list[Site] = []
-        # Shared with instrumented modules as `_healrt_hits`; indexing a list is the cheapest
-        # counter available from generated code (no call per statement). Only heads are bumped.
-        self.hits: list[int] = []
+        # Each instrumented module's counters (`module_counters`), with the id of its first site.
+        self._counters: list[tuple[int, list[int]]] = []
+        # Held while one module's sites are added, so that they get consecutive ids even when two
+        # threads import at once (its code names them by their place in the module).
+        self.registering = threading.Lock()
         self._heads: list[int] = []
         self._tails: list[tuple[int, ...]] = []
         self._missed: list[int] = []
@@ -83,7 +86,6 @@ class SiteTable:
     def add(self, **fields: object) -> Site:
         site = Site(id=len(self.sites), **fields)  # type: ignore[arg-type]
         self.sites.append(site)
-        self.hits.append(0)
         self._heads.append(site.id)
         self._tails.append(())
         self._missed.append(0)
@@ -103,9 +105,20 @@ class SiteTable:
         for later in self._tails[site_id]:
             self._missed[later] += 1
 
+    def module_counters(self, first: int) -> list[int]:
+        """The counters of the module whose sites were added last, from id `first` on: shared with
+        it as `_healrt_hits`, indexed by a site's place in its module (rewrite.py). Indexing a list is
+        the cheapest counter available from generated code (no call per statement); only heads are bumped."""
+        counters = [0] * (len(self.sites) - first)
+        self._counters.append((first, counters))
+        return counters
+
     def counts(self) -> list[int]:
         """Hit count of every site: how often control reached it."""
-        hits, missed = self.hits, self._missed
+        hits = [0] * len(self.sites)
+        for first, counters in self._counters:
+            hits[first:first + len(counters)] = counters
+        missed = self._missed
         return [hits[head] - missed[site_id] for site_id, head in enumerate(self._heads)]
 
     def is_instrumented(self, file: str) -> bool:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import hashlib
 import importlib
 import sys
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Iterator
 
 import pytest
 
 from healrt.codecache import CodeCache, cache_dir
 from healrt.intercept import ProjectFinder, install, not_instrumented_reason
+from healrt.rewrite import PROPAGATE
 from healrt.sites import SiteTable
 
 MODULE = '''\
@@ -36,10 +40,10 @@ def importer() -> Iterator:
     saved_path, saved_meta = list(sys.path), list(sys.meta_path)
     names: list[str] = []
 
-    def import_from(source_dir: Path, cache: CodeCache, *modules: str):
+    def import_from(source_dir: Path, cache: CodeCache, *modules: str, hooks_for=lambda first_site: _NoHooks()):
         names.extend(modules)
         table = SiteTable()
-        finder = install(str(source_dir.resolve()), [m.partition(".")[0] for m in modules], table, _NoHooks(), cache)
+        finder = install(str(source_dir.resolve()), [m.partition(".")[0] for m in modules], table, hooks_for, cache)
         loaded = [importlib.import_module(m) for m in modules]
         return finder, table, loaded[0]
 
@@ -77,12 +81,92 @@ def test_second_import_is_served_from_the_cache_with_its_own_path(tmp_path, impo
     assert raised.traceback[-1].path == Path(new_file)
 
 
-def test_changed_source_or_site_offset_misses(tmp_path):
+def test_changed_source_or_variant_misses(tmp_path):
     cache = CodeCache(tmp_path)
-    base = cache.key(b"x = 1\n", "v:all", 0)
-    assert base != cache.key(b"x = 2\n", "v:all", 0)
-    assert base != cache.key(b"x = 1\n", "v:all", 5)
-    assert base != cache.key(b"x = 1\n", "v:3.0", 0)
+    base = cache.key(b"x = 1\n", "v:all")
+    assert base != cache.key(b"x = 2\n", "v:all")
+    assert base != cache.key(b"x = 1\n", "v:3.0")
+
+
+def test_an_entry_serves_a_module_imported_after_a_changed_one(tmp_path, importer):
+    # A patch that changes one module (a FIXED variant, a guard suite case, an injected bug) moves
+    # the ids of every site imported after it: those modules' entries still serve, and their code
+    # still counts and reports its own sites.
+    cache = CodeCache(tmp_path / "cache")
+
+    def workspace(name: str, first_module: str) -> Path:
+        root = _project(tmp_path / name)
+        (root / "firstmod.py").write_text(first_module)
+        return root
+
+    importer(workspace("ws1", "a = 1\n"), cache, "firstmod", "cachedmod")
+    for name in ("firstmod", "cachedmod"):
+        del sys.modules[name]
+    crashed: list[int] = []
+
+    def hooks_for(first_site: int) -> SimpleNamespace:
+        return SimpleNamespace(handle=lambda place: crashed.append(first_site + place) or PROPAGATE,
+                               return_value=lambda: None)
+
+    _, table, _ = importer(workspace("ws2", "a = 1\nif a:\n    b = 2\nc = 3\n"), cache, "firstmod", "cachedmod",
+                           hooks_for=hooks_for)
+    assert (cache.hits, cache.misses) == (1, 3)  # only the changed module was rewritten again
+    module = sys.modules["cachedmod"]
+    assert module.double(4) == 8
+    with pytest.raises(ZeroDivisionError):
+        module.boom()
+    [crash] = crashed
+    cached_file = str((tmp_path / "ws2" / "cachedmod.py").resolve())
+    assert (table.sites[crash].file, table.sites[crash].source) == (cached_file, "return 1 / 0")
+    counts = dict(zip((site.source for site in table.sites), table.counts()))
+    assert (counts["b = 2"], counts["c = 3"], counts["y = x * 2"], counts["return y"]) == (1, 1, 1, 1)
+
+
+def test_modules_rewritten_by_two_threads_at_once_keep_their_own_sites(tmp_path, monkeypatch):
+    # A module's code names its sites by their place in it, so its sites need consecutive ids even
+    # while another thread rewrites a module (SiteTable.registering).
+    project = tmp_path / "ws"
+    project.mkdir()
+    for name in ("leftmod", "rightmod"):
+        (project / f"{name}.py").write_text("def f(x):\n" + "".join(f"    x = x + {i}\n" for i in range(20))
+                                            + "    return 1 / 0\n")
+    add = SiteTable.add
+
+    def add_slowly(self: SiteTable, **fields: object):
+        time.sleep(0.001)  # the other thread runs between two sites
+        return add(self, **fields)
+
+    monkeypatch.setattr(SiteTable, "add", add_slowly)
+    crashed: list[int] = []
+
+    def hooks_for(first_site: int) -> SimpleNamespace:
+        return SimpleNamespace(handle=lambda place: crashed.append(first_site + place) or PROPAGATE,
+                               return_value=lambda: None)
+
+    cache = CodeCache(tmp_path / "cache")
+    saved_path, saved_meta = list(sys.path), list(sys.meta_path)
+    try:
+        for concurrently in (True, False):  # the second time from the entries the first stored
+            table = SiteTable()
+            install(str(project.resolve()), ["leftmod", "rightmod"], table, hooks_for, cache)
+            threads = [threading.Thread(target=importlib.import_module, args=(name,)) for name in ("leftmod", "rightmod")]
+            for thread in threads:
+                thread.start()
+                if not concurrently:
+                    thread.join()
+            for thread in threads:
+                thread.join()
+            modules = [sys.modules.pop(name) for name in ("leftmod", "rightmod")]
+            assert sum(len(vars(module)["_healrt_hits"]) for module in modules) == len(table.sites)
+            for module in modules:
+                with pytest.raises(ZeroDivisionError):
+                    module.f(0)
+                assert (table.sites[crashed[-1]].file, table.sites[crashed[-1]].source) == (module.__file__, "return 1 / 0")
+            counts = dict(zip(((site.file, site.source) for site in table.sites), table.counts()))
+            assert [counts[(module.__file__, "x = x + 19")] for module in modules] == [1, 1]
+        assert (cache.hits, cache.misses) == (2, 2)
+    finally:
+        sys.path[:], sys.meta_path[:] = saved_path, saved_meta
 
 
 def test_an_entry_is_named_by_its_source_digest_first(tmp_path, importer):
@@ -92,7 +176,7 @@ def test_an_entry_is_named_by_its_source_digest_first(tmp_path, importer):
     [entry] = (tmp_path / "cache").iterdir()
     source = (tmp_path / "ws" / "cachedmod.py").read_bytes()
     assert entry.name.startswith(hashlib.sha256(source).hexdigest() + "-")
-    assert cache.key(source, "v:all", 0).split("-")[0] == hashlib.sha256(source).hexdigest()
+    assert cache.key(source, "v:all").split("-")[0] == hashlib.sha256(source).hexdigest()
 
 
 def test_corrupt_entry_is_ignored_and_replaced(tmp_path, importer):

@@ -147,7 +147,7 @@ def load(hooks: Any = None) -> tuple[types.ModuleType, SiteTable]:
     table = SiteTable()
     tree = rewrite_module(ast.parse(UNIT), "/virtual/unit.py", UNIT, table)
     module = types.ModuleType("unit")
-    module.__dict__.update(_healrt_rt=hooks or Scripted(), _healrt_hits=table.hits)
+    module.__dict__.update(_healrt_rt=hooks or Scripted(), _healrt_hits=table.module_counters(0))
     exec(compile(tree, "/virtual/unit.py", "exec", dont_inherit=True), module.__dict__)
     return module, table
 

@@ -76,7 +76,7 @@ def load() -> tuple[types.ModuleType, SiteTable, PropagateAll]:
     tree = rewrite_module(ast.parse(SOURCE), "/virtual/mod.py", SOURCE, table)
     module = types.ModuleType("mod")
     hooks = PropagateAll()
-    module.__dict__.update(_healrt_rt=hooks, _healrt_hits=table.hits)
+    module.__dict__.update(_healrt_rt=hooks, _healrt_hits=table.module_counters(0))
     exec(compile(tree, "/virtual/mod.py", "exec", dont_inherit=True), module.__dict__)
     return module, table, hooks
 
@@ -108,7 +108,7 @@ def test_site_table_and_hits() -> None:
     assert by_source["RED = 1"].function is None and by_source["RED = 1"].can_return is False
     assert by_source["yield 1"].can_return is False  # async generator: no `return value`
     assert by_source["self.__secret = 1"].function == "Point.__init__"
-    assert table.hits[site.id] == 0
+    assert table.counts()[site.id] == 0
     module.caught()
     module.caught()
-    assert table.hits[site.id] == 2
+    assert table.counts()[site.id] == 2

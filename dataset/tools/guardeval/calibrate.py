@@ -1,7 +1,10 @@
 """Finds and checks an instance's heal site by running it (two runs per instance, cached).
 
-1. Discovery: BUGGY under a controller that reraises; the first pause's context gives the site
-   and the heal's location (sites.py).
+1. Discovery: BUGGY under a controller that reraises, guard in `observe` mode (it only reports,
+   and no heal means nothing to report; the guard's formatting rewrite is part of a rewrite's cache
+   key, so the calibration run and the cases then load every module from the rewrites this run
+   made, but the one their patch changes); the first pause's context gives the site and the heal's
+   location (sites.py).
 2. Calibration: the site's heal (`LOC = '<path>'`, skip) with a block after the crash statement
    that runs every sink the cases use on literal paths, guard in `observe` mode. The site is
    usable when the heal applies, the block runs after it, every sink's file appears (none is
@@ -81,7 +84,7 @@ def calibrate(base: Path, plan: dict[str, Any], scratch: Path, guard_policy: dic
     discovery = _fresh(scratch / "discover")
     moved = runner.copy_workspace(base, plan, discovery)
     try:
-        found = runner.run(moved, discovery, None, {"mode": "off"}, timeout_s, code_cache)
+        found = runner.run(moved, discovery, None, {"mode": "observe", "policy": guard_policy}, timeout_s, code_cache)
         if found.error:
             return {"error": f"discovery run: {found.error}: {found.output[-300:]}"}
         if found.first_crash is None:

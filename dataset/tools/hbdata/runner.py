@@ -85,8 +85,8 @@ def run_target(plan: Plan, timeout_s: float, pause: bool = False) -> RunResult:
     workspace = plan.workspace
     spec_path, outcome_path = workspace / "healrt-spec.json", workspace / "outcome.json"
     # One cache for all of hbdata's runs: its entries are keyed by the source bytes, interpreter,
-    # rewriter, variant and first site id (docs/control-protocol.md, code_cache), so the instances
-    # of one subject share the rewrites of the modules they import alike (pandas: 40 s cold, 5 s
+    # rewriter and variant (docs/control-protocol.md, code_cache), so the instances and variants of
+    # one subject share the rewrites of every module they do not change (pandas: 40 s cold, 5 s
     # warm). Only hbdata's own runs write it, and they run dataset code alone: no agent's heal or
     # probe ever runs with it writable (guardeval's runs, which do run heals, keep private caches).
     code_cache = shared_code_cache()

@@ -133,7 +133,7 @@ class Recorder:
                 return spec
 
         sys.path.insert(0, self.source_dir)
-        sys.meta_path.insert(0, PlainFinder(self.source_dir, names, table=None, hooks=None, cache=None))
+        sys.meta_path.insert(0, PlainFinder(self.source_dir, names, table=None, hooks_for=None, cache=None))
         importlib.invalidate_caches()
 
     def relative_test(self, item: Any) -> str:

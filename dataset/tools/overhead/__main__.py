@@ -20,6 +20,10 @@
    time.perf_counter_ns() (CLOCK_MONOTONIC, shared by all processes); the controller subtracts it
    from the moment it has parsed the `crash` message.
 3. Probe round trip, fork and inplace: from sending `probe` to having parsed `probe_result`.
+4. The rewrite cache across variants: a generated package of CACHE_MODULES modules (--quick:
+   QUICK_CACHE_MODULES) imported in order, run with an empty cache (cold, the baseline), again (warm), and as a variant whose first
+   module has one statement more (a patch, as a FIXED variant or a guard suite case has) on the
+   warm cache. CPU time medians; a variant should cost about a warm run plus one module's rewrite.
 
 Progress goes to stderr, a summary to stdout; the last stdout line is one JSON object.
 """
@@ -113,13 +117,13 @@ class Runner:
         })
 
     def spec(self, name: str, *, source_dir: str, project_modules: list[str], pytest_args: list[str],
-             intercept: bool = True, **options: Any) -> Path:
+             intercept: bool = True, code_cache: Path | None = None, **options: Any) -> Path:
         """A healrt spec for the target test pytest_args[0]; its outcome goes to `name`.outcome.json."""
         path = self.work / f"{name}.json"
         plan = {"source_dir": source_dir, "project_modules": project_modules, "pytest_args": pytest_args,
                 "target_test": pytest_args[0]}
         path.write_text(json.dumps(healrt_spec(plan, intercept=intercept, outcome_file=self.work / f"{name}.outcome.json",
-                                               code_cache=self.cache, **options)))
+                                               code_cache=code_cache or self.cache, **options)))
         return path
 
     def run(self, python: str, spec: Path, extra: list[str] | None = None,
@@ -250,6 +254,51 @@ def measure_probes(runner: Runner, probes: int) -> tuple[list[float], list[float
     return forked, inplace
 
 
+# ---------------------------------------------------------------------------- the rewrite cache across variants
+
+CACHE_MODULES = 150
+QUICK_CACHE_MODULES = 30
+CACHE_VARIANTS = ("cold", "warm", "changed_first")
+
+
+def cache_project(root: Path, modules: int, changed_first: bool) -> tuple[Path, Path]:
+    """The package `cachebench` and its test; `changed_first`: its first module has one statement more."""
+    package = root / "src" / "cachebench"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("".join(f"from . import m{i:03d}\n" for i in range(modules)))
+    for i in range(modules):
+        # Every module's source differs: equal sources would share one cache entry.
+        functions = "".join(f"def f{j}(x):\n    y = x + {i * 100 + j}\n    if y > {j}:\n        y -= 1\n    return y\n\n\n"
+                            for j in range(40))
+        (package / f"m{i:03d}.py").write_text(("PATCHED = True\n" if changed_first and i == 0 else "") + functions)
+    tests = root / "tests" / "test_cachebench.py"
+    tests.parent.mkdir()
+    tests.write_text("import cachebench\n\n\ndef test_it_imports():\n    assert cachebench.m000.f1(1) == 1\n")
+    return package.parent, tests
+
+
+def measure_code_cache(runner: Runner, modules: int, repeats: int) -> dict[str, Any]:
+    projects = {changed: cache_project(runner.work / f"cachebench-{changed}", modules, changed) for changed in (False, True)}
+    samples: dict[str, list[float]] = {variant: [] for variant in CACHE_VARIANTS}
+    for repeat in range(repeats):
+        cache = runner.work / f"cachebench-cache-{repeat}"  # empty: the cold run fills it
+        for variant in CACHE_VARIANTS:
+            source_dir, tests = projects[variant == "changed_first"]
+            spec = runner.spec(f"cachebench-{variant}", source_dir=str(source_dir), project_modules=["cachebench"],
+                               pytest_args=[str(tests), "-q", "-p", "no:cacheprovider"], intercept=False,
+                               code_cache=cache)
+            samples[variant].append(runner.run(sys.executable, spec)[0])
+        log(f"  repeat {repeat + 1}/{repeats}: " + ", ".join(f"{v} {samples[v][-1]:.2f}s" for v in CACHE_VARIANTS))
+    cpu = {variant: statistics.median(values) for variant, values in samples.items()}
+    return {
+        "modules": modules,
+        "repeats": repeats,
+        "cpu_s": {variant: round(value, 3) for variant, value in cpu.items()},
+        "ratio_warm": round(cpu["warm"] / cpu["cold"], 3),
+        "ratio_changed_first": round(cpu["changed_first"] / cpu["cold"], 3),
+    }
+
+
 # ---------------------------------------------------------------------------- main
 
 def main() -> int:
@@ -284,6 +333,8 @@ def main() -> int:
         latencies = measure_crashes(runner, 20 if args.quick else 200)
         log("probe round trips")
         forked, inplace = measure_probes(runner, 10 if args.quick else 100)
+        log("the rewrite cache across variants")
+        code_cache = measure_code_cache(runner, QUICK_CACHE_MODULES if args.quick else CACHE_MODULES, repeats)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -305,6 +356,7 @@ def main() -> int:
         "probe_inplace_roundtrip_ms_p50": round(percentile(inplace, 50), 2) if inplace else None,
         "probe_inplace_roundtrip_ms_p95": round(percentile(inplace, 95), 2) if inplace else None,
         "probes_measured": len(forked) + len(inplace),
+        "code_cache": code_cache,
         "suites": per_suite,
         "toolz": toolz_status,
         "python": platform.python_version(),
@@ -319,6 +371,8 @@ def main() -> int:
               f"{figures['ratio_replay']:<7} {figures['ratio_replay_cold']}")
     print(f"crash-to-context p50 {result['crash_to_context_ms_p50']} ms, p95 {result['crash_to_context_ms_p95']} ms; "
           f"probe fork p50 {result['probe_roundtrip_ms_p50']} ms, inplace p50 {result['probe_inplace_roundtrip_ms_p50']} ms")
+    print(f"rewrite cache, {code_cache['modules']} modules (CPU time ratio to a cold run; medians): "
+          f"warm {code_cache['ratio_warm']}, first module changed {code_cache['ratio_changed_first']}")
     for note in notes:
         print(f"note: {note}")
     print(json.dumps(result, separators=(",", ":")))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 TOOLS_DIR = Path(__file__).resolve().parents[2]
 KEYS = ("overhead_ratio", "overhead_ratio_full", "overhead_ratio_replay", "crash_to_context_ms_p50",
-        "probe_roundtrip_ms_p50", "probe_inplace_roundtrip_ms_p50", "suites")
+        "probe_roundtrip_ms_p50", "probe_inplace_roundtrip_ms_p50", "suites", "code_cache")
 
 
 def test_quick_benchmark_reports_every_figure() -> None:
@@ -29,3 +29,4 @@ def test_quick_benchmark_reports_every_figure() -> None:
     assert result["suites"], result
     for figures in result["suites"].values():
         assert figures["ratio_full"] > 0 and figures["ratio_replay"] > 0
+    assert result["code_cache"]["ratio_warm"] > 0 and result["code_cache"]["ratio_changed_first"] > 0
