@@ -121,8 +121,9 @@ class Suite:
         return site
 
     def sites(self, instances: list[Instance]) -> dict[str, tuple[Instance, HealSite]]:
+        """Every usable site of `instances`, by instance id (duplicates too: first_sites drops them)."""
         found = self.parallel(self.site, instances)
-        return _distinct({i.id: (i, s) for i, s in zip(instances, found) if s is not None})
+        return {i.id: (i, s) for i, s in zip(instances, found) if s is not None}
 
     # ---------------------------------------------------------------- cases
 
@@ -219,16 +220,9 @@ def _same_file(reported: Any, path: Path) -> bool:
         return False
 
 
-def _distinct(found: dict[str, tuple[Instance, HealSite]]) -> dict[str, tuple[Instance, HealSite]]:
-    seen: set[tuple[str, str, int, str]] = set()
-    out = {}
-    for key in sorted(found):
-        instance, site = found[key]
-        identity = (instance.python, site.file, site.line, site.location)
-        if identity not in seen:
-            seen.add(identity)
-            out[key] = (instance, site)
-    return out
+def _identity(instance: Instance, site: HealSite) -> tuple[str, str, int, str]:
+    """Sites with one identity are one site (suite docstring)."""
+    return instance.python, site.file, site.line, site.location
 
 
 def spread(instances: list[Instance]) -> list[Instance]:
@@ -250,18 +244,44 @@ def spread(instances: list[Instance]) -> list[Instance]:
 
 
 def first_sites(suite: Suite, ordered: list[Instance], limit: int) -> list[tuple[Instance, HealSite]]:
-    """The first `limit` distinct usable sites in `ordered` (0: all of them); with a limit,
-    instances are calibrated `jobs` at a time, only as far as needed."""
-    if not limit:
-        found = suite.sites(ordered)
-    else:
-        found = {}
-        for start in range(0, len(ordered), suite.jobs):
-            if len(found) >= limit:
+    """The first `limit` distinct usable sites in `ordered` (0: all of them); of a site that several
+    instances share, the first instance's."""
+    found = suite.sites(ordered) if not limit else _calibrate_until(suite, ordered, limit)
+    chosen, seen = [], set()
+    for instance in ordered:  # of sites shared by several instances, the first in order
+        if instance.id in found and _identity(*found[instance.id]) not in seen:
+            seen.add(_identity(*found[instance.id]))
+            chosen.append(found[instance.id])
+    return chosen[:limit] if limit else chosen
+
+
+def _calibrate_until(suite: Suite, ordered: list[Instance], limit: int) -> dict[str, tuple[Instance, HealSite]]:
+    """Calibrates instances in order, `jobs` at a time, only as far as needed: the next one starts
+    when a worker is free and the distinct sites found plus the calibrations running could still
+    fall short of `limit`. So a worker never waits for a heavy instance on the other, and the
+    instances calibrated are always a prefix of `ordered`: which calibration ends first does not
+    change the result."""
+    found: dict[str, tuple[Instance, HealSite]] = {}
+    identities: set[tuple[str, str, int, str]] = set()
+    pending = iter(ordered)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=suite.jobs) as pool:
+        running: dict[concurrent.futures.Future[HealSite | None], Instance] = {}
+        while True:
+            while len(running) < suite.jobs and len(identities) + len(running) < limit:
+                instance = next(pending, None)
+                if instance is None:
+                    break
+                running[pool.submit(suite.site, instance)] = instance
+            if not running:
                 break
-            found = _distinct({**found, **suite.sites(ordered[start:start + suite.jobs])})
-    usable = [found[i.id] for i in ordered if i.id in found]
-    return usable[:limit] if limit else usable
+            done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                instance = running.pop(future)
+                site = future.result()
+                if site is not None:
+                    found[instance.id] = (instance, site)
+                    identities.add(_identity(instance, site))
+    return found
 
 
 def pair_of(instance: Instance, site: HealSite, shape: str) -> tuple[Case, Case]:

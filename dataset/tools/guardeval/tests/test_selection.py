@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ def site(line: int) -> HealSite:
 
 
 class FakeSuite:
-    """Suite.sites without runs: every instance but those named `bad*` has a site (its line given)."""
+    """Suite.site and Suite.sites without runs: every instance but those named `bad*` has a site (its
+    line given); `slow*` instances take a while, as a large code base does."""
 
     jobs = 2
 
@@ -29,9 +31,15 @@ class FakeSuite:
         self.lines = lines
         self.calibrated: list[str] = []
 
+    def site(self, instance: Instance) -> HealSite | None:
+        self.calibrated.append(instance.id)
+        if instance.id.startswith("slow"):
+            time.sleep(1.0)
+        return None if instance.id.startswith("bad") else site(self.lines.get(instance.id, 1))
+
     def sites(self, instances: list[Instance]) -> dict[str, Any]:
-        self.calibrated += [i.id for i in instances]
-        return {i.id: (i, site(self.lines.get(i.id, 1))) for i in instances if not i.id.startswith("bad")}
+        found = {i.id: self.site(i) for i in instances}
+        return {i.id: (i, found[i.id]) for i in instances if found[i.id] is not None}
 
 
 def test_spread_alternates_code_bases_and_takes_other_versions_last() -> None:
@@ -47,8 +55,21 @@ def test_first_sites_calibrates_only_as_far_as_needed_and_skips_duplicates() -> 
     suite = FakeSuite({"a1": 1, "a2": 2, "dup": 2, "a3": 3, "a4": 4, "a5": 5})
     chosen = first_sites(suite, ordered, 3)  # type: ignore[arg-type]
     assert [i.id for i, _ in chosen] == ["a1", "a2", "a3"]
-    assert suite.calibrated == ["a1", "bad", "a2", "dup", "a3", "a4"]  # jobs (2) at a time, then stop
-    assert [i.id for i, _ in first_sites(FakeSuite({}), ordered[:3], 0)] == ["a1", "a2"]  # type: ignore[arg-type]
+    # In order, at most jobs (2) at a time, none started once the found and the running make 3.
+    assert sorted(suite.calibrated) == ["a1", "a2", "a3", "bad", "dup"]
+    assert [i.id for i, _ in first_sites(FakeSuite({"a1": 1, "a2": 2}), ordered[:3], 0)] == ["a1", "a2"]  # type: ignore[arg-type]
+    assert [i.id for i, _ in first_sites(FakeSuite({"a1": 1, "a2": 2, "dup": 2}), ordered[:4], 0)] == ["a1", "a2"]  # type: ignore[arg-type]
+
+
+def test_a_worker_does_not_wait_for_a_slow_calibration_on_the_other() -> None:
+    ordered = [instance(n, "c") for n in ("slow1", "a1", "a2", "slow2", "a3")]
+    suite = FakeSuite({"slow1": 8, "a1": 1, "a2": 2, "slow2": 9, "a3": 3})
+    started = time.monotonic()
+    chosen = first_sites(suite, ordered, 5)  # type: ignore[arg-type]
+    # In order, though the slow ones ended last. Calibrated two at a time in batches, the two slow ones
+    # would take two seconds in a row; the second worker takes slow2 while the first is on slow1.
+    assert [i.id for i, _ in chosen] == ["slow1", "a1", "a2", "slow2", "a3"]
+    assert time.monotonic() - started < 1.7
 
 
 def test_a_sample_is_balanced_pairs_with_every_shape() -> None:
