@@ -79,19 +79,21 @@ class _InstrumentingLoader(importlib.machinery.SourceFileLoader):
         variant = self._table.rewrite_key(self.path) + ("|" + self._formatting.key if self._formatting else "")
         key = self._cache.key(data, variant)
         entry = self._cache.load(key, self.path)
-        if entry is not None:
-            with self._table.registering:
-                first_site = len(self._table.sites)
-                entry.replay(self._table, self.path, source)
-                return entry.code, first_site, self._table.module_counters(first_site)
-        tree = ast.parse(source, self.path)
-        if self._formatting is not None:
-            tree = self._formatting.transform(tree, fullname)
+        tree = None
+        if entry is None:  # parsed outside the lock: only adding the sites must not interleave
+            tree = ast.parse(source, self.path)
+            if self._formatting is not None:
+                tree = self._formatting.transform(tree, fullname)
         with self._table.registering:
             first_site = len(self._table.sites)
-            recorder = Recorder(self._table)
-            tree = rewrite_module(tree, self.path, source, recorder)  # type: ignore[arg-type]
+            if entry is not None:
+                entry.replay(self._table, self.path, source)
+            else:
+                recorder = Recorder(self._table)
+                tree = rewrite_module(tree, self.path, source, recorder)  # type: ignore[arg-type]
             counters = self._table.module_counters(first_site)
+        if entry is not None:
+            return entry.code, first_site, counters
         code = compile(tree, self.path, "exec", dont_inherit=True)
         self._cache.store(key, code, recorder)
         return code, first_site, counters

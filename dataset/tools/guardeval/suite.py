@@ -249,8 +249,8 @@ def first_sites(suite: Suite, ordered: list[Instance], limit: int) -> list[tuple
     found = suite.sites(ordered) if not limit else _calibrate_until(suite, ordered, limit)
     chosen, seen = [], set()
     for instance in ordered:  # of sites shared by several instances, the first in order
-        if instance.id in found and _identity(*found[instance.id]) not in seen:
-            seen.add(_identity(*found[instance.id]))
+        if instance.id in found and (identity := _identity(*found[instance.id])) not in seen:
+            seen.add(identity)
             chosen.append(found[instance.id])
     return chosen[:limit] if limit else chosen
 
@@ -262,12 +262,12 @@ def _calibrate_until(suite: Suite, ordered: list[Instance], limit: int) -> dict[
     instances calibrated are always a prefix of `ordered`: which calibration ends first does not
     change the result."""
     found: dict[str, tuple[Instance, HealSite]] = {}
-    identities: set[tuple[str, str, int, str]] = set()
     pending = iter(ordered)
     with concurrent.futures.ThreadPoolExecutor(max_workers=suite.jobs) as pool:
         running: dict[concurrent.futures.Future[HealSite | None], Instance] = {}
         while True:
-            while len(running) < suite.jobs and len(identities) + len(running) < limit:
+            distinct = len({_identity(*pair) for pair in found.values()})
+            while len(running) < suite.jobs and distinct + len(running) < limit:
                 instance = next(pending, None)
                 if instance is None:
                     break
@@ -280,7 +280,6 @@ def _calibrate_until(suite: Suite, ordered: list[Instance], limit: int) -> dict[
                 site = future.result()
                 if site is not None:
                     found[instance.id] = (instance, site)
-                    identities.add(_identity(instance, site))
     return found
 
 

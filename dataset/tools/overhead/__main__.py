@@ -21,9 +21,10 @@
    from the moment it has parsed the `crash` message.
 3. Probe round trip, fork and inplace: from sending `probe` to having parsed `probe_result`.
 4. The rewrite cache across variants: a generated package of CACHE_MODULES modules (--quick:
-   QUICK_CACHE_MODULES) imported in order, run with an empty cache (cold, the baseline), again (warm), and as a variant whose first
-   module has one statement more (a patch, as a FIXED variant or a guard suite case has) on the
-   warm cache. CPU time medians; a variant should cost about a warm run plus one module's rewrite.
+   QUICK_CACHE_MODULES) imported in order, run with an empty cache (cold, the baseline), again
+   (warm), and as a variant whose first module has one statement more (a patch, as a FIXED variant
+   or a guard suite case has) on the warm cache. CPU time medians; a variant should cost about a
+   warm run plus one module's rewrite.
 
 Progress goes to stderr, a summary to stdout; the last stdout line is one JSON object.
 """
