@@ -3,6 +3,7 @@ package io.healbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.healbench.testsupport.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class ThinClientJarIT {
 
     @Test
     void theClientRunsOnItsOwnAndAsksForAServer() throws Exception {
-        Process client = new ProcessBuilder("java", "-jar", TARGET.resolve("cli.jar").toString(), "runs", "list")
+        Process client = new ProcessBuilder(JavaCommand.forJar(TARGET.resolve("cli.jar"), List.of(), List.of("runs", "list")))
                 .redirectErrorStream(true).start();
         String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(client.waitFor(60, TimeUnit.SECONDS));

@@ -34,8 +34,7 @@ class ConcurrentRunsIT {
 
     private static ProcessRunner.Result run(Path root, List<String> slice) {
         try {
-            return ProcessRunner.run(List.of("java", "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(),
-                    "run", "--json", "--parallel", "2", "--instances", String.join(",", slice)),
+            return ProcessRunner.run(ProcessRunner.standalone(root, "run", "--json", "--parallel", "2", "--instances", String.join(",", slice)),
                     Map.of("HEALBENCH_HOME", root.toString()), root, 900);
         } catch (Exception e) {
             throw new IllegalStateException(e);

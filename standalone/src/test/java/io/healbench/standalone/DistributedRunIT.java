@@ -32,6 +32,7 @@ import io.healbench.proto.bench.v1.WatchRunRequest;
 import io.healbench.proto.guard.v1.GuardMode;
 import io.healbench.proto.guard.v1.GuardStage;
 import io.healbench.proto.outcome.v1.FailureClass;
+import io.healbench.testsupport.JavaCommand;
 import io.healbench.testsupport.PostgresTestResource;
 import io.healbench.testsupport.RabbitMqTestResource;
 import io.healbench.testsupport.ServiceProcess;
@@ -482,10 +483,9 @@ class DistributedRunIT {
      */
     private static ProcessRunner.Result runsCommand(String token, String... args) throws Exception {
         Path root = ProcessRunner.repoRoot();
-        List<String> command = new ArrayList<>(List.of("java", "-jar", root.resolve("cli/target/cli.jar").toString(),
-                "runs", "--server", "127.0.0.1:8104", "--token", token));
-        command.addAll(List.of(args));
-        return ProcessRunner.run(command, Map.of("HEALBENCH_HOME", root.toString()), root, 300);
+        List<String> arguments = new ArrayList<>(List.of("runs", "--server", "127.0.0.1:8104", "--token", token));
+        arguments.addAll(List.of(args));
+        return ProcessRunner.run(JavaCommand.forJar(root.resolve("cli/target/cli.jar"), List.of(), arguments), Map.of("HEALBENCH_HOME", root.toString()), root, 300);
     }
 
     /**

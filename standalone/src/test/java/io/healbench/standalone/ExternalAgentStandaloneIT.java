@@ -78,8 +78,7 @@ class ExternalAgentStandaloneIT {
         try (Cli serve = Cli.start(root, Map.of(), "serve")) {
             JsonNode endpoint = serve.awaitJsonLineWith("token");
             // The served platform's run API takes only its token too, over gRPC and REST.
-            ProcessRunner.Result stranger = ProcessRunner.run(List.of("java", "-jar",
-                    root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--agent", "external",
+            ProcessRunner.Result stranger = ProcessRunner.run(ProcessRunner.standalone(root, "run", "--agent", "external",
                     "--instances", slice.get(0), "--server", endpoint.get("grpc").asText()),
                     Map.of("HEALBENCH_HOME", root.toString()), root, 300);
             assertEquals(1, stranger.exitCode(), stranger.stdout() + stranger.stderr());
@@ -125,8 +124,7 @@ class ExternalAgentStandaloneIT {
         try (LlmStubServer llm = StubBackbone.serve(root.resolve("scripts/llm-stub/toolloop-heal.yaml"))) {
             StubBackbone.write(backbones, "openai", llm.openAiBaseUrl(), "api_key_env: HEALBENCH_PARITY_UNUSED_KEY",
                     "api_key_required: false");
-            ProcessRunner.Result toolloop = ProcessRunner.run(List.of("java", "-jar",
-                    root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json", "--instances", instance,
+            ProcessRunner.Result toolloop = ProcessRunner.run(ProcessRunner.standalone(root, "run", "--json", "--instances", instance,
                     "--agent", "toolloop", "--backbone", "stub", "--backbones", backbones.toString()),
                     Map.of("HEALBENCH_HOME", root.toString()), root, 900);
             assertEquals(0, toolloop.exitCode(), toolloop.stdout() + toolloop.stderr());
@@ -236,10 +234,7 @@ class ExternalAgentStandaloneIT {
 
         static Cli start(Path root, Map<String, String> env, String... arguments) throws IOException {
             Path out = Files.createTempFile("healbench-cli", ".out");
-            List<String> command = new ArrayList<>(List.of("java", "-jar",
-                    root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString()));
-            command.addAll(List.of(arguments));
-            ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile())
+            ProcessBuilder builder = new ProcessBuilder(ProcessRunner.standalone(root, arguments)).directory(root.toFile())
                     .redirectOutput(out.toFile()).redirectErrorStream(true);
             builder.environment().put("HEALBENCH_HOME", root.toString());
             builder.environment().putAll(env);

@@ -414,10 +414,9 @@ class LlmAgentRunIT {
      * backbones (HEALBENCH_IT_KEY) and of ad-hoc ones (HEALBENCH_LLM_API_KEY).
      */
     private static ProcessRunner.Result runCli(Path root, List<String> arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of("java", "-jar",
-                root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json"));
+        List<String> command = new ArrayList<>(List.of("run", "--json"));
         command.addAll(arguments);
-        return ProcessRunner.run(command, Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_IT_KEY", SECRET,
+        return ProcessRunner.run(ProcessRunner.standalone(root, List.of(), command), Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_IT_KEY", SECRET,
                 "HEALBENCH_LLM_API_KEY", SECRET), root, 900);
     }
 

@@ -2,6 +2,7 @@ package io.healbench.standalone;
 
 import io.healbench.common.dataset.Instance;
 import io.healbench.common.dataset.InstanceCatalog;
+import io.healbench.testsupport.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,15 @@ final class ProcessRunner {
     static List<String> firstStdlibInstances(Path root, int count) {
         return InstanceCatalog.load(root.resolve("dataset")).all().stream()
                 .map(Instance::id).filter(id -> id.startsWith("stdlib-")).sorted().limit(count).toList();
+    }
+
+    /** {@code healbench ARGUMENTS}, run from the standalone app's packaged jar. */
+    static List<String> standalone(Path root, String... arguments) {
+        return standalone(root, List.of(), List.of(arguments));
+    }
+
+    static List<String> standalone(Path root, List<String> jvmOptions, List<String> arguments) {
+        return JavaCommand.forJar(root.resolve("standalone/target/quarkus-app/quarkus-run.jar"), jvmOptions, arguments);
     }
 
     private static String clientPython;

@@ -27,8 +27,7 @@ class RunFailuresIT {
     @Test
     void aMachineThatCannotBeReadiedStopsBeforeAnyAttemptWithExitStatusThree(@TempDir Path empty) throws Exception {
         Path root = ProcessRunner.repoRoot();
-        ProcessRunner.Result result = ProcessRunner.run(List.of("java", "-jar",
-                        root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json", "--instances", SLICE.get(0)),
+        ProcessRunner.Result result = ProcessRunner.run(ProcessRunner.standalone(root, "run", "--json", "--instances", SLICE.get(0)),
                 Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_TOOL_PATH", empty.toString(), "HEALBENCH_NO_INSTALL", "1"),
                 root, 300);
         String context = "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr();
@@ -46,9 +45,8 @@ class RunFailuresIT {
     @Test
     void attemptsTheSandboxCannotRunAreInfrastructureFailuresWithTheirOwnExitStatus() throws Exception {
         Path root = ProcessRunner.repoRoot();
-        ProcessRunner.Result result = ProcessRunner.run(List.of("java", "-Dhealbench.sandbox.bwrap=/nonexistent/bwrap",
-                        "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(),
-                        "run", "--json", "--instances", String.join(",", SLICE)),
+        ProcessRunner.Result result = ProcessRunner.run(ProcessRunner.standalone(root, List.of("-Dhealbench.sandbox.bwrap=/nonexistent/bwrap"),
+                        List.of("run", "--json", "--instances", String.join(",", SLICE))),
                 Map.of("HEALBENCH_HOME", root.toString()), root, 600);
         String context = "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr();
 

@@ -41,9 +41,7 @@ class RunsStoreIT {
     }
 
     private static ProcessRunner.Result cli(Path store, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("java", "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString()));
-        command.addAll(List.of(args));
-        return ProcessRunner.run(command, Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_STORE", store.toString()), root, 900);
+        return ProcessRunner.run(ProcessRunner.standalone(root, args), Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_STORE", store.toString()), root, 900);
     }
 
     private static JsonNode lastJsonLine(ProcessRunner.Result result) throws Exception {
@@ -135,7 +133,7 @@ class RunsStoreIT {
     @Test
     void aSecondProcessOnAStoreInUseIsToldSoAndTouchesNothing() throws Exception {
         Path store = Files.createTempDirectory("healbench-store");
-        ProcessBuilder serve = new ProcessBuilder("java", "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "serve")
+        ProcessBuilder serve = new ProcessBuilder(ProcessRunner.standalone(root, "serve"))
                 .directory(root.toFile()).redirectErrorStream(true);
         serve.environment().putAll(Map.of("HEALBENCH_HOME", root.toString(), "HEALBENCH_STORE", store.toString()));
         Process serving = serve.start();

@@ -28,8 +28,7 @@ class StandaloneRunIT {
         List<String> slice = ProcessRunner.firstStdlibInstances(root, 16);
         int bundled = slice.size();
         ProcessRunner.Result result = ProcessRunner.run(
-                List.of("java", "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--json",
-                        "--instances", String.join(",", slice), "--tier", "injected"),
+                ProcessRunner.standalone(root, "run", "--json", "--instances", String.join(",", slice), "--tier", "injected"),
                 Map.of("HEALBENCH_HOME", root.toString()), root, 900);
         assertEquals(0, result.exitCode(), "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr());
 
@@ -67,7 +66,7 @@ class StandaloneRunIT {
     void badCommandLineGetsUsageAndExitCodeTwo() throws Exception {
         Path root = ProcessRunner.repoRoot();
         ProcessRunner.Result result = ProcessRunner.run(
-                List.of("java", "-jar", root.resolve("standalone/target/quarkus-app/quarkus-run.jar").toString(), "run", "--repeats", "zero"),
+                ProcessRunner.standalone(root, "run", "--repeats", "zero"),
                 Map.of("HEALBENCH_HOME", root.toString()), root, 120);
         assertEquals(2, result.exitCode());
         assertTrue(result.stderr().contains("--repeats must be a whole number"), result.stderr());

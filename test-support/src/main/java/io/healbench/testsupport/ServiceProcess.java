@@ -41,12 +41,10 @@ public final class ServiceProcess implements AutoCloseable {
             throw new IllegalStateException("this test runs the real " + module + " and needs " + jar
                     + "; build it first: mvn -B -q install -pl " + module + " -am -DskipTests");
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Dquarkus.http.host=127.0.0.1",
+        List<String> options = new ArrayList<>(List.of("-Xmx512m", "-Dquarkus.http.host=127.0.0.1",
                 "-Dquarkus.http.port=" + port, "-Dhealbench.home=" + root));
-        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(jar.toString());
+        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
+        List<String> command = JavaCommand.forJar(jar, options, List.of());
         Path log = Files.createTempFile("healbench-" + module, ".log");
         ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
