@@ -15,15 +15,28 @@ public record ExternalEndpoint(String grpc, String mcp, String token) {
         return new ExternalEndpoint("127.0.0.1:" + port, "http://127.0.0.1:" + port + "/mcp", token);
     }
 
-    /** {@code $HEALBENCH_TOKEN} when set (a fixed token for scripts), else 32 random bytes. */
+    /**
+     * Prefix of a generated token. Without it, one token in 64 began with '-', and a command line such as
+     * {@code --token <token>} then read the token as an option and failed.
+     */
+    static final String GENERATED_TOKEN_PREFIX = "hbl_";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** {@code $HEALBENCH_TOKEN} when set (a fixed token for scripts), else {@link #randomToken()}. */
     public static String newToken() {
         String fixed = System.getenv("HEALBENCH_TOKEN");
         if (fixed != null && !fixed.isBlank()) {
             return fixed;
         }
+        return randomToken();
+    }
+
+    /** 32 random bytes, base64url, after {@link #GENERATED_TOKEN_PREFIX}. */
+    static String randomToken() {
         byte[] bytes = new byte[32];
-        new SecureRandom().nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        RANDOM.nextBytes(bytes);
+        return GENERATED_TOKEN_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /** One JSON line: {@code run} (when given) and the endpoints and token. */
