@@ -485,7 +485,8 @@ class DistributedRunIT {
         Path root = ProcessRunner.repoRoot();
         List<String> arguments = new ArrayList<>(List.of("runs", "--server", "127.0.0.1:8104", "--token", token));
         arguments.addAll(List.of(args));
-        return ProcessRunner.run(JavaCommand.forJar(root.resolve("cli/target/cli.jar"), List.of(), arguments), Map.of("HEALBENCH_HOME", root.toString()), root, 300);
+        return ProcessRunner.run(JavaCommand.forJar(root.resolve("cli/target/cli.jar"), List.of(), arguments),
+                Map.of("HEALBENCH_HOME", root.toString()), root, 300);
     }
 
     /**

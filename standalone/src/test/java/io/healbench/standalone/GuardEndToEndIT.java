@@ -101,7 +101,8 @@ class GuardEndToEndIT {
     private static Path run(Path root, List<String> options) throws Exception {
         List<String> command = new ArrayList<>(List.of("run", "--json"));
         command.addAll(options);
-        ProcessRunner.Result result = ProcessRunner.run(ProcessRunner.standalone(root, List.of(), command), Map.of("HEALBENCH_HOME", root.toString()), root, 600);
+        ProcessRunner.Result result = ProcessRunner.run(ProcessRunner.standalone(root, List.of(), command),
+                Map.of("HEALBENCH_HOME", root.toString()), root, 600);
         assertEquals(0, result.exitCode(), "stdout:\n" + result.stdout() + "\nstderr:\n" + result.stderr());
         List<String> lines = result.stdoutLines();
         return Path.of(JSON.readTree(lines.get(lines.size() - 1)).get("report").asText());
