@@ -1,4 +1,4 @@
-"""pytest plugin: swaps in the project modules before the first conftest loads and records the target test's fate."""
+"""pytest plugins: swap in the project modules before the first conftest loads, and record the target test's fate."""
 
 from __future__ import annotations
 
@@ -22,22 +22,25 @@ class TargetRecord:
     crash: dict[str, Any] | None = None
 
 
-class OutcomePlugin:
-    def __init__(self, target_file: str, target_name: str, source_dir: str,
-                 before_conftests: Callable[[], None]) -> None:
-        self._target_file = target_file
-        self._target_name = target_name
-        self._source_dir = source_dir
-        self._before_conftests = before_conftests
-        self.record = TargetRecord()
+ReportHandler = Callable[[pytest.Item, pytest.CallInfo[None], pytest.TestReport], None]
+
+
+class SwapFirstPlugin:
+    """What every harness of a subject's tests needs from pytest (healrt's run of a target test,
+    and the dataset tools' suite runs): the project swapped in first, then each phase's report."""
+
+    def __init__(self, swap_in: Callable[[], None], on_report: ReportHandler) -> None:
+        self._swap_in = swap_in
+        self._on_report = on_report
 
     # The project is swapped in before pytest loads the first conftest, not at collection: a
-    # conftest inside a project root (numpy/conftest.py) imports the project, and a package with
-    # compiled extensions cannot be imported a second time once swapped ("cannot load module
-    # more than once per process").
+    # conftest inside a project root (numpy/conftest.py, pandas/conftest.py) imports the project;
+    # a package with compiled extensions cannot be imported a second time once swapped ("cannot
+    # load module more than once per process"), and with --import-mode=append the conftest would
+    # otherwise get the subject's copy (pytest's ImportPathMismatchError).
     @pytest.hookimpl(tryfirst=True)
     def pytest_load_initial_conftests(self, early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
-        self._before_conftests()
+        self._swap_in()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
@@ -45,8 +48,23 @@ class OutcomePlugin:
         # TestCase's failure into call.excinfo. Old-style (hookwrapper) so that Debian's pytest 7
         # (pluggy 1.0, no `wrapper=True`) runs it too.
         outcome = yield
+        self._on_report(item, call, outcome.get_result())
+
+
+class OutcomePlugin(SwapFirstPlugin):
+    """Records the fate of the one target test (a file, and a name unless the whole file is the target)."""
+
+    def __init__(self, target_file: str, target_name: str, source_dir: str,
+                 before_conftests: Callable[[], None]) -> None:
+        super().__init__(before_conftests, self._report)
+        self._target_file = target_file
+        self._target_name = target_name
+        self._source_dir = source_dir
+        self.record = TargetRecord()
+
+    def _report(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
         if self._is_target(item):
-            self._record(call, outcome.get_result())
+            self._record(call, report)
 
     def _is_target(self, item: pytest.Item) -> bool:
         if os.path.realpath(str(item.path)) != self._target_file:

@@ -212,22 +212,9 @@ def main(argv: list[str] | None = None) -> int:
 
     recorder = Recorder(args.overlay, args.import_root, args.subject_root, args.modules.split(","), args.roots.split(","))
 
-    class Plugin:
-        # Before the initial conftests, not at collection: a conftest inside a project root
-        # (pandas/conftest.py) imports the project, and with --import-mode=append it would
-        # otherwise come from the subject, not the overlay (pytest's ImportPathMismatchError).
-        @pytest.hookimpl(tryfirst=True)
-        def pytest_load_initial_conftests(self, early_config: Any, parser: Any, args: Any) -> None:
-            recorder.swap_in_overlay()
-
-        # Old-style hookwrapper: Debian's pytest 7 (pluggy 1.0) has no `wrapper=True`.
-        @pytest.hookimpl(hookwrapper=True)
-        def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
-            outcome = yield
-            recorder.record(item, call, outcome.get_result())
-
+    plugin = importlib.import_module("healrt.plugin").SwapFirstPlugin(recorder.swap_in_overlay, recorder.record)
     pytest_args = [a for a in args.pytest_args if a != "--"]
-    code = int(pytest.main(pytest_args, plugins=[Plugin()]))
+    code = int(pytest.main(pytest_args, plugins=[plugin]))
     recorder.write(args.report)
     return code
 
